@@ -1,0 +1,37 @@
+"""The summary of a run as a table on the terminal (rich)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+
+def summary_table(summary: dict[str, Any], scenario: Any = None,
+                  console: Console | None = None) -> None:
+    """Print win rates with their 95% intervals, draws and the mean fight length."""
+    console = console or Console()
+    runs = summary["runs"]
+    title = f"{summary['scenario']} — {runs} combats, seed {summary['seed']}"
+    table = Table(title=title, title_justify="left")
+    table.add_column("side")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% CI (Wilson)", justify="right")
+    table.add_column("survivors", justify="right")
+    table.add_column("hp left", justify="right")
+    for name, side in summary["sides"].items():
+        low, high = side["ci95"]
+        table.add_row(
+            name,
+            str(side["wins"]),
+            f"{side['win_rate']:.1%}",
+            f"{low:.1%} – {high:.1%}",
+            f"{side['mean_survivors']:.2f}",
+            f"{side['mean_hp_left']:.1f}",
+        )
+    table.add_row("draw", str(summary["draws"]), f"{summary['draw_rate']:.1%}", "", "", "")
+    console.print(table)
+    ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
+    console.print(f"mean duration {summary['mean_duration_s']:.2f} s of game time; ends: {ends}")

@@ -1,0 +1,63 @@
+"""Summaries of a run: win rate per side with a 95% confidence interval, draws, duration.
+
+Intervals are Wilson score intervals from :func:`scipy.stats.binomtest`; they behave well near 0
+and 1, where a designer's lopsided matchups live.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+from scipy.stats import binomtest
+
+from sim.records import DRAW
+
+CONFIDENCE = 0.95
+
+
+def wilson_interval(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The Wilson score interval of a proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    ci = binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="wilson")
+    return (float(ci.low), float(ci.high))
+
+
+def summarize(outcomes: pd.DataFrame, side_names: tuple[str, ...], scenario: str,
+              seed: int, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """The summary of a run as a JSON-ready mapping.
+
+    Keys: ``scenario``, ``runs``, ``seed``, ``sides`` (per side ``wins``, ``win_rate``,
+    ``ci95``, ``mean_survivors``, ``mean_hp_left``), ``draws``, ``draw_rate``, ``ends`` (combats
+    per end reason) and ``mean_duration_s``.
+    """
+    runs = len(outcomes)
+    winners = outcomes["winner"].value_counts()
+    sides = {}
+    for side in side_names:
+        wins = int(winners.get(side, 0))
+        low, high = wilson_interval(wins, runs, confidence)
+        sides[side] = {
+            "wins": wins,
+            "win_rate": wins / runs if runs else math.nan,
+            "ci95": [low, high],
+            "mean_survivors": _mean(outcomes[f"survivors_{side}"]),
+            "mean_hp_left": _mean(outcomes[f"hp_left_{side}"]),
+        }
+    draws = int(winners.get(DRAW, 0))
+    return {
+        "scenario": scenario,
+        "runs": runs,
+        "seed": seed,
+        "sides": sides,
+        "draws": draws,
+        "draw_rate": draws / runs if runs else math.nan,
+        "ends": {str(k): int(v) for k, v in outcomes["end"].value_counts().sort_index().items()},
+        "mean_duration_s": _mean(outcomes["duration_s"]),
+    }
+
+
+def _mean(column: pd.Series) -> float:
+    return float(column.mean()) if len(column) else math.nan

@@ -1,0 +1,26 @@
+"""combatsim: a discrete-event combat simulator for tabletop role-playing game designers.
+
+Built on The Ambition Combat System (Raven c.s. McCracken, 2007) as its clock, with Target 10
+and Combat Proposition Three as further rule systems. The public library:
+
+- :func:`load_scenario`: read and validate a scenario file;
+- :func:`simulate`: play N seeded combats and get the outcome table and summary;
+- :func:`replay`: narrate one combat of a run.
+"""
+
+from sim.api import RunResult, replay, simulate
+from sim.scenario.loader import load_scenario, parse_scenario
+from sim.scenario.problems import Problem, ScenarioError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Problem",
+    "RunResult",
+    "ScenarioError",
+    "__version__",
+    "load_scenario",
+    "parse_scenario",
+    "replay",
+    "simulate",
+]

@@ -1,0 +1,5 @@
+"""``python -m sim`` runs the command-line interface."""
+
+from sim.cli import main
+
+main()

@@ -1,0 +1,61 @@
+"""Flat outcome records: one per combat, and optionally one per combatant per combat.
+
+Records are plain tuples in a fixed column order so that millions of them stay cheap; the
+analysis package turns them into pandas tables at the edge. Columns that hold one value per side
+are named ``<column>_<side name>``.
+"""
+
+from __future__ import annotations
+
+from sim.combatant import COUNTERS
+from sim.engine import SEGMENTS_PER_SECOND, Combat
+
+#: What the ``winner`` column holds when no side won.
+DRAW = "draw"
+
+#: Per-combat columns before the per-side ones.
+HEAD = ("combat", "seed", "winner", "end", "duration_s")
+
+#: Per-combat totals of the fighters' counters.
+TOTALS = ("actions_taken", "actions_lost", "actions_moved", "actions_disrupted", "attacks",
+          "hits", "criticals", "defenses", "defenses_won")
+
+#: Per-combatant columns.
+COMBATANT_COLUMNS = ("combat", "seed", "combatant", "side", "hp_start", "hp_left", "out",
+                     "out_at_s", "time_out_s", *COUNTERS)
+
+
+def combat_columns(side_names: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns of a per-combat record for these sides."""
+    per_side = tuple(
+        f"{column}_{side}" for side in side_names for column in ("survivors", "hp_left")
+    )
+    return HEAD + per_side + TOTALS
+
+
+def combat_record(combat: Combat, index: int, seed: int) -> tuple:
+    """The flat record of a finished combat (see :func:`combat_columns`)."""
+    winner = combat.side_names[combat.winner] if combat.winner is not None else DRAW
+    row: list = [index, seed, winner, combat.end_reason, combat.duration_s]
+    for side in combat.sides:
+        able = [f for f in side if f.out is None]
+        row.append(len(able))
+        row.append(sum(max(f.hp, 0) for f in able))
+    fighters = combat.fighters
+    for name in TOTALS:
+        row.append(sum(getattr(f, name) for f in fighters))
+    return tuple(row)
+
+
+def combatant_records(combat: Combat, index: int, seed: int) -> list[tuple]:
+    """One flat record per combatant of a finished combat (see :data:`COMBATANT_COLUMNS`)."""
+    rows = []
+    end = combat.duration_s
+    for f in combat.fighters:
+        out_at = None if f.out_at is None else round(f.out_at / SEGMENTS_PER_SECOND, 6)
+        time_out = 0.0 if out_at is None else max(round(end - out_at, 6), 0.0)
+        rows.append(
+            (index, seed, f.name, combat.side_names[f.side], f.max_hp, f.hp, f.out or "",
+             out_at, time_out, *(getattr(f, c) for c in COUNTERS))
+        )
+    return rows

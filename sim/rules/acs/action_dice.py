@@ -1,0 +1,126 @@
+"""Action dice: on which segments of a second each combatant acts.
+
+ACS text, "Determining when a character/event takes action in a second" and "For larger
+creatures": one die per action; the face is the segment. Normal-sized and smaller creatures roll
+d10. Gigantic creatures (over 15 ft) roll d4 for one action (segments 7-10), d6 for two
+(segments 5-10), d8 for three (segments 3-10) and d10 from four actions up.
+
+Two dice on one segment: the later one is re-rolled or slid "to the next highest available open
+segment", never lower. RULINGS part A makes this the option ``duplicates`` (default ``slide``:
+slide within the die's range, re-roll if nothing is open above; ``reroll``: re-roll until open).
+The skill "simultaneous actions" lets two actions share a segment when their combined
+concentration is at most 5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sim.dice import Dice
+
+SEGMENTS = 10
+MAX_CONCENTRATION = 5
+DUPLICATES = ("slide", "reroll")
+
+
+@dataclass(frozen=True, slots=True)
+class ActionDie:
+    """The die a combatant rolls for its actions and the segments its faces stand for."""
+
+    sides: int
+    offset: int
+
+    @property
+    def first_segment(self) -> int:
+        """The earliest segment a face can give."""
+        return self.offset + 1
+
+    def segment(self, face: int) -> int:
+        """The segment a face stands for (a giant's d4 face 2 is segment 8)."""
+        return face + self.offset
+
+
+def action_die(actions: int, giant: bool = False) -> ActionDie:
+    """The action die for a combatant with ``actions`` actions per second.
+
+    Args:
+        actions: actions per second, 1 or more.
+        giant: a gigantic creature (over 15 ft tall).
+    """
+    if not giant or actions >= 4:
+        return ActionDie(10, 0)
+    sides = {1: 4, 2: 6, 3: 8}[actions]
+    return ActionDie(sides, SEGMENTS - sides)
+
+
+def place_actions(
+    faces: list[int],
+    die: ActionDie,
+    reroll: Callable[[], int],
+    duplicates: str = "slide",
+    per_segment: int = 1,
+) -> tuple[list[int], list[tuple[str, int, int]]]:
+    """Turn action-die faces into segments, resolving duplicates.
+
+    Dice are taken in the order rolled; a die whose segment is full is moved.
+
+    Args:
+        faces: the faces rolled, in order.
+        die: the action die they were rolled on.
+        reroll: rolls one more face of the same die (used when a die must be re-rolled).
+        duplicates: ``"slide"`` (next higher open segment in range, else re-roll) or
+            ``"reroll"`` (re-roll until it lands on an open segment).
+        per_segment: how many actions one segment may hold (2 with simultaneous actions).
+
+    Returns:
+        The segments, sorted, and a log of moves ``(how, from_segment, to_segment)``.
+
+    Raises:
+        ValueError: more actions than the die's segments can hold.
+    """
+    if len(faces) > die.sides * per_segment:
+        raise ValueError(f"{len(faces)} actions do not fit on a d{die.sides}")
+    count: dict[int, int] = {}
+    log: list[tuple[str, int, int]] = []
+    last = die.offset + die.sides
+    for face in faces:
+        segment = die.segment(face)
+        if count.get(segment, 0) >= per_segment:
+            start = segment
+            moved = None
+            if duplicates == "slide":
+                for candidate in range(segment + 1, last + 1):
+                    if count.get(candidate, 0) < per_segment:
+                        moved = candidate
+                        break
+                if moved is not None:
+                    log.append(("slide", start, moved))
+            while moved is None:
+                candidate = die.segment(reroll())
+                if count.get(candidate, 0) < per_segment:
+                    moved = candidate
+                    log.append(("reroll", start, moved))
+            segment = moved
+        count[segment] = count.get(segment, 0) + 1
+    segments = sorted(s for s, c in count.items() for _ in range(c))
+    return segments, log
+
+
+def roll_action_segments(
+    actions: int,
+    dice: Dice,
+    giant: bool = False,
+    duplicates: str = "slide",
+    per_segment: int = 1,
+) -> tuple[list[int], list[int], list[tuple[str, int, int]]]:
+    """Roll a combatant's action dice for one second.
+
+    Returns:
+        The segments (sorted), the faces first rolled, and the log of duplicate moves.
+    """
+    die = action_die(actions, giant)
+    sides = die.sides
+    faces = [dice.roll(sides) for _ in range(actions)]
+    segments, log = place_actions(faces, die, lambda: dice.roll(sides), duplicates, per_segment)
+    return segments, faces, log

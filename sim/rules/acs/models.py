@@ -1,0 +1,116 @@
+"""Scenario models of ACS: the clock's rule options, a combatant's timing, its tactics.
+
+Every field here is a named rule option or stat with a default, documented in
+``docs/rules/acs.md`` with the passage of the ACS text (and of RULINGS part A) it comes from.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from sim.rules.acs.action_dice import MAX_CONCENTRATION, SEGMENTS
+from sim.rules.common import Damage, HitPoints, Strict, TargetTactics
+
+
+class AcsClockOptions(Strict):
+    """Rule options of the ACS clock (RULINGS part A); a scenario overrides them by name."""
+
+    resolution: str = Field(
+        "percentile",
+        description="How an attack is resolved on the ACS clock: percentile (ACS 'To Hit' and "
+        "'Defenses'), target10 or prop3 (hybrids).",
+    )
+    tie_break: Literal["pure_ambition", "ambition_bonus"] = Field(
+        "pure_ambition",
+        description="Equal ambition totals: pure d12 roll-offs (the text), or the higher ambition "
+        "bonus first and roll-offs only among equal bonuses.",
+    )
+    duplicates: Literal["slide", "reroll"] = Field(
+        "slide", description="Two action dice on one segment: slide the later one up, or re-roll it."
+    )
+    prepared_bonus: int = Field(
+        3, ge=0, le=12, description="Ambition bonus for an attack ready and aimed at the start."
+    )
+    winner_free_action: bool = Field(
+        True, description="The ambition winner takes an extra action on segment 1 before anyone."
+    )
+    winner_extra_defense: bool = Field(
+        True, description="The ambition winner gets one extra defensive action in every segment."
+    )
+    giant_dice: bool = Field(
+        True, description="Gigantic creatures roll d4/d6/d8 action dice on the late segments."
+    )
+    defense_costs_action: bool = Field(
+        True, description="A defense on a segment with an untaken action of one's own costs it."
+    )
+    lost_action: Literal["slide", "gone"] = Field(
+        "slide", description="A lost action moves to the next free segment of the second, or is gone."
+    )
+    disruption: bool = Field(
+        True, description="A defense during a multi-segment action disrupts it: it starts over."
+    )
+    simultaneous_concentration: int = Field(
+        MAX_CONCENTRATION,
+        ge=2,
+        le=10,
+        description="Most combined concentration of two actions sharing a segment (simultaneous "
+        "actions skill).",
+    )
+
+
+class AcsTactics(TargetTactics):
+    """Target choice plus the ACS decisions: when to defend, whether to ready an attack."""
+
+    defend: Literal["always", "never", "keep_actions"] = Field(
+        "always",
+        description="always: defend while able (RULINGS); never; keep_actions: defend only when "
+        "it costs no action and disrupts nothing.",
+    )
+    ready_last_action: bool = Field(
+        False,
+        description="Spend the last action of each second readying and aiming, for prepared "
+        "ambition next second.",
+    )
+
+
+class AcsTiming(Strict):
+    """What the ACS clock needs to know of any combatant, whatever resolves its attacks."""
+
+    hp: HitPoints = Field(..., description="Hit points: a number, or dice rolled per combat.")
+    actions: int = Field(1, ge=1, le=SEGMENTS, description="Actions per second.")
+    ambition_bonus: int = Field(0, ge=-12, le=24, description="Added to the d12 ambition roll.")
+    size: Literal["normal", "giant"] = Field(
+        "normal", description="giant: over 15 ft tall, slower action dice."
+    )
+    attack_segments: int = Field(
+        1, ge=1, le=100, description="Segments one attack takes (an aimed shot, a spell: several)."
+    )
+    concentration: int = Field(
+        2, ge=1, le=10, description="Concentration of one attack (for simultaneous actions)."
+    )
+    simultaneous_actions: bool = Field(
+        False, description="The skill: two actions may share a segment within the concentration cap."
+    )
+    prepared: bool = Field(
+        False, description="Starts the fight with an attack ready and aimed (prepared ambition)."
+    )
+    tactics: AcsTactics = Field(default_factory=AcsTactics)
+
+
+class PercentileOptions(Strict):
+    """Options of the default ACS resolution (ACS 'To Hit' and 'Defenses')."""
+
+    defense_reduction: bool = Field(
+        True, description="Each point of an attack total above 100 lowers the defense chance."
+    )
+
+
+class PercentileCombatant(AcsTiming):
+    """A combatant under ACS percentile resolution."""
+
+    to_hit: int = Field(50, ge=1, le=300, description="d100 + attack bonus must reach this to hit.")
+    attack_bonus: int = Field(0, ge=-100, le=200, description="Added to the d100 attack roll.")
+    defense: int = Field(30, ge=0, le=100, description="Percent chance to defend (roll at or below).")
+    damage: Damage = Field("1d6", description="Damage of a hit, in dice notation.")

@@ -1,0 +1,61 @@
+"""Sentences for the events of the ACS clock and its percentile resolution (for ``replay``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sim.engine import TraceEvent
+
+
+def _ambition(e: TraceEvent) -> str:
+    d = e.data
+    bonus = f" {d['bonus']:+d}" if d["bonus"] else ""
+    prepared = " +prepared" if d["prepared"] else ""
+    rolloffs = f", roll-offs {d['rolloffs']}" if d["rolloffs"] else ""
+    winner = " — wins ambition" if d["winner"] else ""
+    moves = "".join(f", {how} {a}->{b}" for how, a, b in d["moves"])
+    return (
+        f"{e.actor}: ambition d12={d['roll']}{bonus}{prepared} = {d['total']}{rolloffs}"
+        f" (order {d['rank']}){winner}; action dice {d['faces']}{moves}"
+        f" -> segments {d['segments']}"
+    )
+
+
+def _act(e: TraceEvent) -> str:
+    free = " (free action)" if e.data.get("free") else ""
+    return f"{e.actor} attacks {e.target}{free}"
+
+
+def _begin(e: TraceEvent) -> str:
+    free = " (free action)" if e.data.get("free") else ""
+    return f"{e.actor} begins a {e.data['segments']}-segment attack on {e.target}{free}"
+
+
+def _attack(e: TraceEvent) -> str:
+    d = e.data
+    verdict = "hit" if d["hit"] else "miss"
+    return f"  d100={d['roll']} total {d['total']} vs {d['need']}: {verdict}"
+
+
+def _defense(e: TraceEvent) -> str:
+    d = e.data
+    verdict = "defends" if d["success"] else "fails to defend"
+    return f"  {e.actor} d100={d['roll']} vs {d['chance']}%: {verdict}"
+
+
+def _lost(e: TraceEvent) -> str:
+    to = e.data["moved_to"]
+    where = f"moves to segment {to}" if to else "is lost"
+    return f"  {e.actor}'s action on segment {e.data['segment']} {where} (defended)"
+
+
+NARRATION: dict[str, Callable[[TraceEvent], str]] = {
+    "ambition": _ambition,
+    "act": _act,
+    "begin": _begin,
+    "attack": _attack,
+    "defense": _defense,
+    "ready": lambda e: f"{e.actor} readies and aims (prepared ambition next second)",
+    "action_lost": _lost,
+    "disrupted": lambda e: f"  {e.actor}'s multi-segment action is disrupted: it starts over",
+}

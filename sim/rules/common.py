@@ -1,0 +1,69 @@
+"""Fields and validators shared by the stat blocks and options of every rule system."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+from sim.dice import DiceExpr
+from sim.tactics import RETARGET, TARGETS
+
+
+def _dice_text(value: Any) -> str | int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError("expected dice notation like 2d6+3 or a whole number")
+    DiceExpr.parse(value)
+    return value
+
+
+def _hit_points(value: Any) -> str | int:
+    value = _dice_text(value)
+    expr = DiceExpr.parse(value)
+    if expr.minimum < 1:
+        raise ValueError(f"hit points must be at least 1 (found {value!r}, lowest roll {expr.minimum})")
+    return value
+
+
+def _damage(value: Any) -> str | int:
+    value = _dice_text(value)
+    if DiceExpr.parse(value).maximum < 1:
+        raise ValueError(f"damage that can deal at least 1 point (found {value!r})")
+    return value
+
+
+#: Dice notation (``2d6+3``) or a whole number.
+DiceText = Annotated[str | int, AfterValidator(_dice_text)]
+#: Hit points: a whole number >= 1 or dice whose lowest roll is >= 1, rolled per combat.
+HitPoints = Annotated[str | int, AfterValidator(_hit_points)]
+#: Damage of a hit in dice notation; its highest roll must be at least 1.
+Damage = Annotated[str | int, AfterValidator(_damage)]
+
+
+class Strict(BaseModel):
+    """A model that refuses unknown keys (a typo in a scenario is an error, never ignored)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TargetTactics(Strict):
+    """How a combatant chooses whom to attack."""
+
+    target: str = Field("weakest", description="random, weakest, strongest or focus.")
+    retarget: str = Field(
+        "when_out", description="when_out: keep a target until it is out; each_action: re-choose."
+    )
+
+    @field_validator("target")
+    @classmethod
+    def _known_target(cls, value: str) -> str:
+        if value not in TARGETS:
+            raise ValueError(f"one of {', '.join(TARGETS)}")
+        return value
+
+    @field_validator("retarget")
+    @classmethod
+    def _known_retarget(cls, value: str) -> str:
+        if value not in RETARGET:
+            raise ValueError(f"one of {', '.join(RETARGET)}")
+        return value

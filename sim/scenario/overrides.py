@@ -1,0 +1,100 @@
+"""Setting values in a scenario by path, before it is validated.
+
+Sweeps, variants and the command line change a scenario by naming a value with a dotted path:
+``options.duplicates``, ``templates.goblin.hp``, ``sides.monsters.combatants.goblin.count``,
+``seed``. A path step into a list picks the item whose ``name`` is that step, or the item at that
+index (``sides.0.combatants.1.hp``). The value is then validated with the rest of the file, so a
+bad override gets the same clear error as a bad file.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from sim.scenario.problems import Problem, ScenarioError
+from sim.scenario.yamlsource import Source
+
+
+def split_path(path: str) -> list[str]:
+    """``"sides.red.combatants.knight.hp"`` -> its steps."""
+    steps = [s for s in path.split(".")]
+    if not path or any(not s for s in steps):
+        raise ValueError(f"{path!r} is not a dotted path like options.duplicates")
+    return steps
+
+
+def resolve_path(data: Any, path: str) -> tuple[Any, str | int]:
+    """The container holding ``path``'s last step, and that step as a key or index.
+
+    Raises:
+        KeyError: with a sentence, when a step does not exist.
+    """
+    steps = split_path(path)
+    node = data
+    walked: list[str] = []
+    for step in steps[:-1]:
+        node = _step(node, step, walked)
+        walked.append(step)
+    last = steps[-1]
+    if isinstance(node, list):
+        return node, _index(node, last, walked)
+    if isinstance(node, dict):
+        return node, last
+    raise KeyError(f"{'.'.join(walked) or 'the top level'} is not a mapping or a list")
+
+
+def get_value(data: Any, path: str) -> Any:
+    """The value at ``path`` (raises KeyError when absent)."""
+    container, key = resolve_path(data, path)
+    if isinstance(container, dict) and key not in container:
+        raise KeyError(f"{path} is not set in the scenario")
+    return container[key]
+
+
+def apply_overrides(data: Any, overrides: Mapping[str, Any], source: Source | None = None) -> Any:
+    """A deep copy of ``data`` with each ``path: value`` of ``overrides`` set.
+
+    A missing last key is added (so an option left at its default can be set).
+
+    Raises:
+        ScenarioError: naming the override that does not fit the scenario.
+    """
+    result = copy.deepcopy(data)
+    problems = []
+    file = source.file if source else "<overrides>"
+    for path, value in overrides.items():
+        try:
+            container, key = resolve_path(result, path)
+            container[key] = copy.deepcopy(value)
+        except (KeyError, ValueError, IndexError) as exc:
+            message = exc.args[0] if exc.args else str(exc)
+            problems.append(Problem(file, ("override", path), None, str(message),
+                                    "a path to a value of the scenario"))
+    if problems:
+        raise ScenarioError(problems)
+    return result
+
+
+def _step(node: Any, step: str, walked: list[str]) -> Any:
+    if isinstance(node, dict):
+        if step not in node:
+            where = ".".join(walked) or "the top level"
+            raise KeyError(f"no key {step!r} under {where}")
+        return node[step]
+    if isinstance(node, list):
+        return node[_index(node, step, walked)]
+    raise KeyError(f"{'.'.join(walked)} is a value, not a mapping or a list")
+
+
+def _index(node: list, step: str, walked: list[str]) -> int:
+    for i, item in enumerate(node):
+        if isinstance(item, dict) and item.get("name") == step:
+            return i
+    if step.isdigit() and int(step) < len(node):
+        return int(step)
+    names = [str(item.get("name")) for item in node if isinstance(item, dict)]
+    raise KeyError(
+        f"no item named {step!r} under {'.'.join(walked)} (names: {', '.join(names) or 'none'})"
+    )

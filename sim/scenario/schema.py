@@ -1,0 +1,116 @@
+"""The scenario file format, and the validated scenario the engine runs.
+
+A scenario file says which rule system to use (``rules:``), its rule options (``options:``, any
+default overridable by name), the sides and their combatants, how many combats to run, the seed
+and the time limit. ``templates:`` name stat blocks that several combatants share, and
+``count: 6`` says "six goblins" without six copies (they are named ``goblin 1`` .. ``goblin 6``).
+
+The top level is checked here; the stat blocks and options are checked by the models of the rule
+system named in ``rules:`` (see :mod:`sim.scenario.loader`, which validates the whole file and
+reports every problem at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]{0,39}$"
+MAX_COMBATANTS = 2000
+
+
+class SideModel(BaseModel):
+    """One side of the fight."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(..., pattern=NAME_PATTERN, description="A short name (letters, digits, _ -).")
+    combatants: list[dict[str, Any]] = Field(..., min_length=1)
+
+
+class ScenarioModel(BaseModel):
+    """The top level of a scenario file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(..., min_length=1)
+    description: str = ""
+    rules: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int = Field(0, ge=0, le=2**63 - 1)
+    runs: int = Field(1000, ge=1, le=1_000_000_000)
+    time_limit: float | None = Field(
+        None, gt=0, le=10_000_000, description="Game seconds after which a fight is a draw."
+    )
+    templates: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    sides: list[SideModel] = Field(..., min_length=2)
+
+    @field_validator("rules")
+    @classmethod
+    def _known_rules(cls, value: str) -> str:
+        from sim.rules import RULE_SYSTEMS
+
+        if value not in RULE_SYSTEMS:
+            raise ValueError(f"one of {', '.join(RULE_SYSTEMS)}")
+        return value
+
+
+@dataclass(frozen=True)
+class CombatantSpec:
+    """One combatant of the scenario, after templates and counts are expanded.
+
+    Attributes:
+        name: unique in the scenario (``goblin 3`` for the third of ``count: 6``).
+        side: index of its side.
+        stats: the validated stat block (a model of the rule system).
+        path: the YAML path of the entry it came from.
+    """
+
+    name: str
+    side: int
+    stats: BaseModel
+    path: tuple
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario, ready to run.
+
+    Attributes:
+        name: the scenario's name.
+        description: free text.
+        file: the file it came from (or ``<string>``).
+        rules: the rule system's name.
+        options: the validated rule options (a model of the rule system).
+        seed: the default seed.
+        runs: the default number of combats.
+        time_limit_s: game seconds after which a fight is a draw.
+        side_names: the sides' names, by index.
+        combatants: every combatant in scenario order.
+        data: the file's data as loaded (for overrides, sweeps and variants).
+    """
+
+    name: str
+    description: str
+    file: str
+    rules: str
+    options: BaseModel
+    seed: int
+    runs: int
+    time_limit_s: float
+    side_names: tuple[str, ...]
+    combatants: tuple[CombatantSpec, ...]
+    data: dict = field(repr=False, compare=False)
+
+    @property
+    def system(self):
+        """The rule system object."""
+        from sim.rules import RULE_SYSTEMS
+
+        return RULE_SYSTEMS[self.rules]
+
+    def option_values(self) -> dict[str, Any]:
+        """Every rule option with its value (defaults included), JSON-ready."""
+        return self.options.model_dump(mode="json")
