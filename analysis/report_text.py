@@ -8,8 +8,9 @@ from rich.console import Console
 from rich.table import Table
 
 
-def summary_table(summary: dict[str, Any], scenario: Any = None,
-                  console: Console | None = None) -> None:
+def summary_table(
+    summary: dict[str, Any], scenario: Any = None, console: Console | None = None
+) -> None:
     """Print win rates with their 95% intervals, draws and the mean fight length."""
     console = console or Console()
     runs = summary["runs"]

@@ -17,7 +17,9 @@ from sim.records import DRAW
 CONFIDENCE = 0.95
 
 
-def wilson_interval(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+def wilson_interval(
+    successes: int, trials: int, confidence: float = CONFIDENCE
+) -> tuple[float, float]:
     """The Wilson score interval of a proportion."""
     if trials == 0:
         return (0.0, 1.0)
@@ -25,8 +27,13 @@ def wilson_interval(successes: int, trials: int, confidence: float = CONFIDENCE)
     return (float(ci.low), float(ci.high))
 
 
-def summarize(outcomes: pd.DataFrame, side_names: tuple[str, ...], scenario: str,
-              seed: int, confidence: float = CONFIDENCE) -> dict[str, Any]:
+def summarize(
+    outcomes: pd.DataFrame,
+    side_names: tuple[str, ...],
+    scenario: str,
+    seed: int,
+    confidence: float = CONFIDENCE,
+) -> dict[str, Any]:
     """The summary of a run as a JSON-ready mapping.
 
     Keys: ``scenario``, ``runs``, ``seed``, ``sides`` (per side ``wins``, ``win_rate``,

@@ -10,8 +10,9 @@ import pandas as pd
 from sim.records import COMBATANT_COLUMNS, combat_columns
 
 
-def outcomes_frame(records: Iterable[tuple], side_names: tuple[str, ...], scenario: str,
-                   variant: str = "base") -> pd.DataFrame:
+def outcomes_frame(
+    records: Iterable[tuple], side_names: tuple[str, ...], scenario: str, variant: str = "base"
+) -> pd.DataFrame:
     """One row per combat, with the scenario and variant names in front."""
     frame = pd.DataFrame.from_records(list(records), columns=list(combat_columns(side_names)))
     frame.insert(0, "variant", variant)
@@ -19,7 +20,9 @@ def outcomes_frame(records: Iterable[tuple], side_names: tuple[str, ...], scenar
     return frame
 
 
-def combatants_frame(records: Iterable[tuple], scenario: str, variant: str = "base") -> pd.DataFrame:
+def combatants_frame(
+    records: Iterable[tuple], scenario: str, variant: str = "base"
+) -> pd.DataFrame:
     """One row per combatant per combat."""
     frame = pd.DataFrame.from_records(list(records), columns=list(COMBATANT_COLUMNS))
     frame.insert(0, "variant", variant)

@@ -92,5 +92,5 @@ def replay(scenario: Scenario | str | Path, combat: int, seed: int | None = None
 
     scenario = _scenario(scenario)
     seed = scenario.seed if seed is None else seed
-    result, trace = trace_combat(scenario, seed, combat)
+    _result, trace = trace_combat(scenario, seed, combat)
     return narrate(scenario, trace, combat, seed)

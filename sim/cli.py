@@ -21,8 +21,9 @@ EXIT_BAD_INPUT = 2
 
 def _problems_exit(exc: ScenarioError) -> None:
     count = len(exc.problems)
-    click.echo(f"error: the scenario cannot be used ({count} problem{'s' * (count != 1)}):",
-               err=True)
+    click.echo(
+        f"error: the scenario cannot be used ({count} problem{'s' * (count != 1)}):", err=True
+    )
     for problem in exc.problems:
         click.echo(f"  {problem}", err=True)
     sys.exit(EXIT_BAD_INPUT)
@@ -44,8 +45,12 @@ def handles_bad_input(command):
 scenario_argument = click.argument(
     "scenario", type=click.Path(dir_okay=False, path_type=Path), metavar="SCENARIO"
 )
-seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
-                           help="Seed of the run (default: the scenario's seed).")
+seed_option = click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="Seed of the run (default: the scenario's seed).",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -60,17 +65,34 @@ def cli() -> None:
 
 @cli.command()
 @scenario_argument
-@click.option("--runs", type=click.IntRange(1, 10**9), default=None,
-              help="Number of combats (default: the scenario's runs).")
+@click.option(
+    "--runs",
+    type=click.IntRange(1, 10**9),
+    default=None,
+    help="Number of combats (default: the scenario's runs).",
+)
 @seed_option
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Directory to save outcomes (Parquet and CSV) and summary.json into.")
-@click.option("--detail/--no-detail", default=False,
-              help="Also build the per-combatant table (saved with --out).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory to save outcomes (Parquet and CSV) and summary.json into.",
+)
+@click.option(
+    "--detail/--no-detail",
+    default=False,
+    help="Also build the per-combatant table (saved with --out).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @handles_bad_input
-def run(scenario: Path, runs: int | None, seed: int | None, out: Path | None, detail: bool,
-        as_json: bool) -> None:
+def run(
+    scenario: Path,
+    runs: int | None,
+    seed: int | None,
+    out: Path | None,
+    detail: bool,
+    as_json: bool,
+) -> None:
     """Run SCENARIO many times and print win rates with 95% confidence intervals."""
     from sim.api import simulate
 
@@ -89,8 +111,13 @@ def run(scenario: Path, runs: int | None, seed: int | None, out: Path | None, de
 
 @cli.command()
 @scenario_argument
-@click.option("--combat", "index", type=click.IntRange(0, None), required=True,
-              help="Index of the combat in the run (0 is the first).")
+@click.option(
+    "--combat",
+    "index",
+    type=click.IntRange(0, None),
+    required=True,
+    help="Index of the combat in the run (0 is the first).",
+)
 @seed_option
 @handles_bad_input
 def replay(scenario: Path, index: int, seed: int | None) -> None:
@@ -101,8 +128,9 @@ def replay(scenario: Path, index: int, seed: int | None) -> None:
 
 
 @cli.command()
-@click.argument("scenarios", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))
+@click.argument(
+    "scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def validate(scenarios: tuple[Path, ...], as_json: bool) -> None:
     """Check scenario files and explain every problem in them."""

@@ -104,12 +104,15 @@ class DiceExpr:
             ValueError: with a sentence saying what was expected.
         """
         if isinstance(text, bool):
-            raise ValueError("expected dice notation like 2d6+3 or a whole number")
+            raise ValueError("dice notation such as 2d6+3, or a whole number")
         if isinstance(text, int):
             return cls(0, 1, text)
-        match = _NOTATION.match(str(text))
-        if not match or not str(text).strip():
-            raise ValueError(f"{text!r} is not dice notation; expected e.g. 1d8, 2d6+3 or 7")
+        stripped = str(text).strip()
+        if re.fullmatch(r"[+-]?\d+", stripped):
+            return cls(0, 1, int(stripped))
+        match = _NOTATION.match(stripped)
+        if not match or not stripped:
+            raise ValueError("dice notation such as 1d8, 2d6+3 or 7")
         count, sides, sign, mod = match.groups()
         modifier = int(mod) * (-1 if sign == "-" else 1) if mod else 0
         if sides is None:
@@ -117,9 +120,9 @@ class DiceExpr:
         n = int(count) if count else 1
         s = int(sides)
         if n < 1 or n > 100:
-            raise ValueError(f"{text!r}: the number of dice must be 1..100")
+            raise ValueError("dice notation with 1 to 100 dice")
         if s < 2 or s > 1000:
-            raise ValueError(f"{text!r}: a die must have 2..1000 sides")
+            raise ValueError("dice notation with dice of 2 to 1000 sides")
         return cls(n, s, modifier)
 
     def roll(self, dice: Dice) -> int:

@@ -107,8 +107,9 @@ class Combat:
 
     # -- observers -----------------------------------------------------------------------------
 
-    def emit(self, kind: str, actor: Fighter | None = None, target: Fighter | None = None,
-             **data: Any) -> None:
+    def emit(
+        self, kind: str, actor: Fighter | None = None, target: Fighter | None = None, **data: Any
+    ) -> None:
         """Record an event for observers (a no-op unless tracing)."""
         if self.trace is not None:
             self.trace.append(
@@ -143,8 +144,14 @@ class Combat:
 
     # -- changes --------------------------------------------------------------------------------
 
-    def damage(self, attacker: Fighter | None, target: Fighter, amount: int,
-               out_at_or_below: int = 0, how: str = "down") -> None:
+    def damage(
+        self,
+        attacker: Fighter | None,
+        target: Fighter,
+        amount: int,
+        out_at_or_below: int = 0,
+        how: str = "down",
+    ) -> None:
         """Take ``amount`` hit points from ``target``; out when at ``out_at_or_below`` or less."""
         if amount <= 0:
             return
@@ -212,6 +219,8 @@ class Combat:
         start(self)
         try:
             self.env.run(until=self._end_event)
-        except RuntimeError as exc:  # no events left: a round process that forgot the limit
-            raise RuntimeError(f"combat stalled before its end: {exc}") from exc
+        except RuntimeError as exc:
+            if "No scheduled events left" not in str(exc):
+                raise
+            raise RuntimeError("combat stalled: its round process stopped before the end") from exc
         return self

@@ -17,12 +17,31 @@ DRAW = "draw"
 HEAD = ("combat", "seed", "winner", "end", "duration_s")
 
 #: Per-combat totals of the fighters' counters.
-TOTALS = ("actions_taken", "actions_lost", "actions_moved", "actions_disrupted", "attacks",
-          "hits", "criticals", "defenses", "defenses_won")
+TOTALS = (
+    "actions_taken",
+    "actions_lost",
+    "actions_moved",
+    "actions_disrupted",
+    "attacks",
+    "hits",
+    "criticals",
+    "defenses",
+    "defenses_won",
+)
 
 #: Per-combatant columns.
-COMBATANT_COLUMNS = ("combat", "seed", "combatant", "side", "hp_start", "hp_left", "out",
-                     "out_at_s", "time_out_s", *COUNTERS)
+COMBATANT_COLUMNS = (
+    "combat",
+    "seed",
+    "combatant",
+    "side",
+    "hp_start",
+    "hp_left",
+    "out",
+    "out_at_s",
+    "time_out_s",
+    *COUNTERS,
+)
 
 
 def combat_columns(side_names: tuple[str, ...]) -> tuple[str, ...]:
@@ -55,7 +74,17 @@ def combatant_records(combat: Combat, index: int, seed: int) -> list[tuple]:
         out_at = None if f.out_at is None else round(f.out_at / SEGMENTS_PER_SECOND, 6)
         time_out = 0.0 if out_at is None else max(round(end - out_at, 6), 0.0)
         rows.append(
-            (index, seed, f.name, combat.side_names[f.side], f.max_hp, f.hp, f.out or "",
-             out_at, time_out, *(getattr(f, c) for c in COUNTERS))
+            (
+                index,
+                seed,
+                f.name,
+                combat.side_names[f.side],
+                f.max_hp,
+                f.hp,
+                f.out or "",
+                out_at,
+                time_out,
+                *(getattr(f, c) for c in COUNTERS),
+            )
         )
     return rows

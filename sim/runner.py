@@ -18,8 +18,9 @@ from sim.scenario.schema import Scenario
 DEFAULT_CHUNK = 2000
 
 
-def play(scenario: Scenario, prepared, seed: int, index: int,
-         trace: list[TraceEvent] | None = None) -> Combat:
+def play(
+    scenario: Scenario, prepared, seed: int, index: int, trace: list[TraceEvent] | None = None
+) -> Combat:
     """Play combat ``index`` of a run seeded with ``seed`` to its end."""
     dice = Dice(seed, index)
     fighters = prepared.spawn(dice)
@@ -44,8 +45,9 @@ class ChunkResult:
     combatants: list[tuple] = field(default_factory=list)
 
 
-def run_chunk(scenario: Scenario, seed: int, start: int, stop: int,
-              detail: bool = False) -> ChunkResult:
+def run_chunk(
+    scenario: Scenario, seed: int, start: int, stop: int, detail: bool = False
+) -> ChunkResult:
     """Play combats ``start`` .. ``stop - 1`` and return their records."""
     prepared = scenario.system.prepare(scenario)
     records = []
@@ -58,15 +60,23 @@ def run_chunk(scenario: Scenario, seed: int, start: int, stop: int,
     return ChunkResult(start, stop, records, details)
 
 
-def chunk_bounds(runs: int, chunk_size: int = DEFAULT_CHUNK, first: int = 0) -> list[tuple[int, int]]:
+def chunk_bounds(
+    runs: int, chunk_size: int = DEFAULT_CHUNK, first: int = 0
+) -> list[tuple[int, int]]:
     """``(start, stop)`` of each chunk of a run of ``runs`` combats starting at ``first``."""
     if chunk_size < 1:
         raise ValueError("chunk size must be at least 1")
     return [(s, min(s + chunk_size, first + runs)) for s in range(first, first + runs, chunk_size)]
 
 
-def iter_chunks(scenario: Scenario, seed: int, runs: int, chunk_size: int = DEFAULT_CHUNK,
-                detail: bool = False, first: int = 0) -> Iterator[ChunkResult]:
+def iter_chunks(
+    scenario: Scenario,
+    seed: int,
+    runs: int,
+    chunk_size: int = DEFAULT_CHUNK,
+    detail: bool = False,
+    first: int = 0,
+) -> Iterator[ChunkResult]:
     """Play a run chunk by chunk, in order, in this process."""
     for start, stop in chunk_bounds(runs, chunk_size, first):
         yield run_chunk(scenario, seed, start, stop, detail)

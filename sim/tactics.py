@@ -16,7 +16,9 @@ from sim.dice import Dice
 TargetChoice = Callable[[Fighter, list[Fighter], list[Fighter], Dice], Fighter]
 
 
-def random_target(me: Fighter, enemies: list[Fighter], allies: list[Fighter], dice: Dice) -> Fighter:
+def random_target(
+    me: Fighter, enemies: list[Fighter], allies: list[Fighter], dice: Dice
+) -> Fighter:
     """Any able enemy, uniformly at random."""
     return enemies[dice.index(len(enemies))] if len(enemies) > 1 else enemies[0]
 

@@ -12,7 +12,7 @@ from sim.tactics import RETARGET, TARGETS
 
 def _dice_text(value: Any) -> str | int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError("expected dice notation like 2d6+3 or a whole number")
+        raise ValueError("dice notation such as 2d6+3, or a whole number")
     DiceExpr.parse(value)
     return value
 
@@ -21,14 +21,16 @@ def _hit_points(value: Any) -> str | int:
     value = _dice_text(value)
     expr = DiceExpr.parse(value)
     if expr.minimum < 1:
-        raise ValueError(f"hit points must be at least 1 (found {value!r}, lowest roll {expr.minimum})")
+        raise ValueError(
+            f"hit points of at least 1 (the lowest roll of {value!r} is {expr.minimum})"
+        )
     return value
 
 
 def _damage(value: Any) -> str | int:
     value = _dice_text(value)
     if DiceExpr.parse(value).maximum < 1:
-        raise ValueError(f"damage that can deal at least 1 point (found {value!r})")
+        raise ValueError("damage that can deal at least 1 point")
     return value
 
 

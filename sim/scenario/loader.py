@@ -47,10 +47,18 @@ def load_scenario(path: str | Path, overrides: Mapping[str, Any] | None = None) 
     return build_scenario(source, overrides)
 
 
-def parse_scenario(text: str, file: str = "<string>",
-                   overrides: Mapping[str, Any] | None = None) -> Scenario:
+def parse_scenario(
+    text: str, file: str = "<string>", overrides: Mapping[str, Any] | None = None
+) -> Scenario:
     """Validate a scenario given as YAML text (see :func:`load_scenario`)."""
     return build_scenario(parse_source(text, file), overrides)
+
+
+def scenario_from_dict(
+    data: dict, file: str = "<dict>", overrides: Mapping[str, Any] | None = None
+) -> Scenario:
+    """Validate a scenario given as already-loaded data (no line numbers in its problems)."""
+    return build_scenario(Source(file, copy.deepcopy(data)), overrides)
 
 
 def validate_file(path: str | Path) -> list[Problem]:
@@ -94,8 +102,9 @@ class _Checker:
         if problem not in self.problems:
             self.problems.append(problem)
 
-    def add_validation(self, exc: ValidationError, model: type[BaseModel], base: tuple,
-                       origin=None) -> None:
+    def add_validation(
+        self, exc: ValidationError, model: type[BaseModel], base: tuple, origin=None
+    ) -> None:
         for error in exc.errors(include_url=False):
             loc = tuple(error["loc"])
             path = origin(loc) if origin else (*base, *loc)
@@ -106,8 +115,11 @@ class _Checker:
 
     def build(self, data: Any) -> Scenario | None:
         if not isinstance(data, dict):
-            self.add((), _show(data) if data is not None else "an empty file",
-                     "a mapping with name, rules and sides")
+            self.add(
+                (),
+                _show(data) if data is not None else "an empty file",
+                "a mapping with name, rules and sides",
+            )
             return None
         top = None
         try:
@@ -127,6 +139,13 @@ class _Checker:
                 options = options_model.model_validate(raw_options)
             except ValidationError as exc:
                 self.add_validation(exc, options_model, ("options",))
+                # Keep checking the combatants under the options that are fine.
+                bad = {error["loc"][0] for error in exc.errors() if error["loc"]}
+                kept = {k: v for k, v in raw_options.items() if k not in bad}
+                try:
+                    options = system.options_model(kept).model_validate(kept)
+                except ValidationError:
+                    options = None
         if options is None:
             return None
         combatants, side_names = self._combatants(data, system.combatant_model(options))
@@ -169,8 +188,11 @@ class _Checker:
             side_names.append(str(side_name))
             if isinstance(side_name, str):
                 if side_name in seen_sides:
-                    self.add(("sides", i, "name"), f"side name {side_name!r} again",
-                             f"a name not used by side {seen_sides[side_name]}")
+                    self.add(
+                        ("sides", i, "name"),
+                        f"side name {side_name!r} again",
+                        f"a name not used by side {seen_sides[side_name]}",
+                    )
                 seen_sides.setdefault(side_name, i)
             entries = side.get("combatants")
             if not isinstance(entries, list):
@@ -179,24 +201,31 @@ class _Checker:
                 base = ("sides", i, "combatants", j)
                 for spec in self._entry(entry, base, i, templates, model):
                     if spec.name in seen_names:
-                        self.add((*base, "name"), f"combatant name {spec.name!r} again",
-                                 "names unique in the scenario (count: N numbers them)")
+                        self.add(
+                            (*base, "name"),
+                            f"combatant name {spec.name!r} again",
+                            "names unique in the scenario (count: N numbers them)",
+                        )
                     seen_names.setdefault(spec.name, base)
                     combatants.append(spec)
         if len(combatants) > MAX_COMBATANTS:
             self.add(("sides",), f"{len(combatants)} combatants", f"at most {MAX_COMBATANTS}")
         return combatants, side_names
 
-    def _entry(self, entry: Any, base: tuple, side: int, templates: dict,
-               model: type[BaseModel]) -> list[CombatantSpec]:
+    def _entry(
+        self, entry: Any, base: tuple, side: int, templates: dict, model: type[BaseModel]
+    ) -> list[CombatantSpec]:
         if not isinstance(entry, dict):
             self.add(base, _show(entry), "a mapping with a name and the combatant's stats")
             return []
         ok = True
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
-            self.add((*base, "name"), _show(name) if "name" in entry else "nothing",
-                     "a name for the combatant")
+            self.add(
+                (*base, "name"),
+                _show(name) if "name" in entry else "nothing",
+                "a name for the combatant",
+            )
             ok = False
         count = entry.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
@@ -207,12 +236,18 @@ class _Checker:
         if template_name is not None:
             if template_name not in templates:
                 known = ", ".join(map(str, templates)) or "none are defined"
-                self.add((*base, "template"), _show(template_name),
-                         f"a template under templates: ({known})")
+                self.add(
+                    (*base, "template"),
+                    _show(template_name),
+                    f"a template under templates: ({known})",
+                )
                 ok = False
             elif not isinstance(templates[template_name], dict):
-                self.add(("templates", template_name), _show(templates[template_name]),
-                         "a mapping of stats")
+                self.add(
+                    ("templates", template_name),
+                    _show(templates[template_name]),
+                    "a mapping of stats",
+                )
                 ok = False
             else:
                 template = templates[template_name]
@@ -277,11 +312,12 @@ def describe_error(error: Mapping[str, Any], model: type[BaseModel], loc: tuple)
         return _show(value), "a short name: a letter, then letters, digits, _ or - (40 at most)"
     for prefix in ("Value error, ", "Assertion failed, "):
         if message.startswith(prefix):
-            message = message[len(prefix):]
+            message = message[len(prefix) :]
     if message.startswith("Input should be "):
-        message = message[len("Input should be "):]
-    if kind == "too_short" and isinstance(value, list):
-        return f"{len(value)} item(s)", message[0].lower() + message[1:]
+        message = message[len("Input should be ") :]
+    if kind == "too_short" and isinstance(value, (list, dict)):
+        least = (error.get("ctx") or {}).get("min_length", 1)
+        return f"{len(value)} item(s)", f"at least {least} item(s)"
     return _show(value), message
 
 
@@ -320,7 +356,9 @@ def _show(value: Any) -> str:
     if isinstance(value, str):
         text = repr(value)
     elif isinstance(value, dict):
-        text = "a mapping {" + ", ".join(map(str, list(value)[:5])) + ("…}" if len(value) > 5 else "}")
+        text = (
+            "a mapping {" + ", ".join(map(str, list(value)[:5])) + ("…}" if len(value) > 5 else "}")
+        )
     elif isinstance(value, list):
         text = f"a list of {len(value)} item(s)"
     else:

@@ -70,8 +70,15 @@ def apply_overrides(data: Any, overrides: Mapping[str, Any], source: Source | No
             container[key] = copy.deepcopy(value)
         except (KeyError, ValueError, IndexError) as exc:
             message = exc.args[0] if exc.args else str(exc)
-            problems.append(Problem(file, ("override", path), None, str(message),
-                                    "a path to a value of the scenario"))
+            problems.append(
+                Problem(
+                    file,
+                    ("override", path),
+                    None,
+                    str(message),
+                    "a path to a value of the scenario",
+                )
+            )
     if problems:
         raise ScenarioError(problems)
     return result

@@ -47,7 +47,9 @@ def load_source(path: str | Path) -> Source:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ScenarioError([Problem(file, (), None, "no such file", "a scenario YAML file")]) from None
+        raise ScenarioError(
+            [Problem(file, (), None, "no such file", "a scenario YAML file")]
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(
             [Problem(file, (), None, f"an unreadable file ({exc})", "a UTF-8 text file")]
@@ -69,7 +71,9 @@ def parse_source(text: str, file: str = "<string>") -> Source:
             [Problem(file, (), line, f"a YAML syntax error: {what}", "well-formed YAML")]
         ) from None
     except yaml.YAMLError as exc:
-        raise ScenarioError([Problem(file, (), None, f"invalid YAML ({exc})", "well-formed YAML")]) from None
+        raise ScenarioError(
+            [Problem(file, (), None, f"invalid YAML ({exc})", "well-formed YAML")]
+        ) from None
     finally:
         loader.dispose()
     source = Source(file, data)

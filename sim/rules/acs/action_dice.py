@@ -63,7 +63,8 @@ def place_actions(
 ) -> tuple[list[int], list[tuple[str, int, int]]]:
     """Turn action-die faces into segments, resolving duplicates.
 
-    Dice are taken in the order rolled; a die whose segment is full is moved.
+    Every die first takes the segment it shows; then each die whose segment was already full
+    is moved, in the order rolled.
 
     Args:
         faces: the faces rolled, in order.
@@ -84,25 +85,29 @@ def place_actions(
     count: dict[int, int] = {}
     log: list[tuple[str, int, int]] = []
     last = die.offset + die.sides
+    # Every die first claims the segment it shows; only then do the duplicates move, so a
+    # duplicate slides past segments other dice rolled (the text's 3, 3, 4, 8 -> 3, 4, 5, 8).
+    duplicates_left: list[int] = []
     for face in faces:
         segment = die.segment(face)
-        if count.get(segment, 0) >= per_segment:
-            start = segment
-            moved = None
-            if duplicates == "slide":
-                for candidate in range(segment + 1, last + 1):
-                    if count.get(candidate, 0) < per_segment:
-                        moved = candidate
-                        break
-                if moved is not None:
-                    log.append(("slide", start, moved))
-            while moved is None:
-                candidate = die.segment(reroll())
+        if count.get(segment, 0) < per_segment:
+            count[segment] = count.get(segment, 0) + 1
+        else:
+            duplicates_left.append(segment)
+    for start in duplicates_left:
+        moved = None
+        if duplicates == "slide":
+            for candidate in range(start + 1, last + 1):
                 if count.get(candidate, 0) < per_segment:
                     moved = candidate
-                    log.append(("reroll", start, moved))
-            segment = moved
-        count[segment] = count.get(segment, 0) + 1
+                    log.append(("slide", start, moved))
+                    break
+        while moved is None:
+            candidate = die.segment(reroll())
+            if count.get(candidate, 0) < per_segment:
+                moved = candidate
+                log.append(("reroll", start, moved))
+        count[moved] = count.get(moved, 0) + 1
     segments = sorted(s for s, c in count.items() for _ in range(c))
     return segments, log
 

@@ -46,7 +46,9 @@ def ambition_order(
     while start < n:
         end = start + 1
         head = ranked[start]
-        while end < n and totals[ranked[end]] == totals[head] and second[ranked[end]] == second[head]:
+        while (
+            end < n and totals[ranked[end]] == totals[head] and second[ranked[end]] == second[head]
+        ):
             end += 1
         group = ranked[start:end]
         order.extend(group if len(group) == 1 else _roll_off(group, dice, rolloffs))

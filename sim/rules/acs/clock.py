@@ -102,8 +102,9 @@ class AcsFighter(Fighter):
         "winner",
     )
 
-    def __init__(self, name: str, side: int, index: int, hp: int, timing: Timing,
-                 stats: Any) -> None:
+    def __init__(
+        self, name: str, side: int, index: int, hp: int, timing: Timing, stats: Any
+    ) -> None:
         super().__init__(name, side, index, hp)
         self.actions: int = timing.actions
         self.ambition_bonus: int = timing.ambition_bonus
@@ -140,8 +141,9 @@ class AcsClock:
         resolution_options: the resolution's own options.
     """
 
-    def __init__(self, combat: Combat, options: AcsClockOptions, resolution: Any,
-                 resolution_options: Any) -> None:
+    def __init__(
+        self, combat: Combat, options: AcsClockOptions, resolution: Any, resolution_options: Any
+    ) -> None:
         self.combat = combat
         self.env = combat.env
         self.dice = combat.dice
@@ -262,7 +264,7 @@ class AcsClock:
                 continue  # a defense moved this action to a later segment
             if kind == "complete":
                 me.busy_end = -1
-                self._resolve(me)
+                self._resolve(me, completing=True)
             elif kind == "free":
                 me.free = False
                 self._act(me, free=True)
@@ -307,7 +309,7 @@ class AcsClock:
             me, combat.enemies(me), combat.allies(me), combat.dice, me.choose, me.each_action
         )
 
-    def _resolve(self, me: AcsFighter, free: bool = False) -> None:
+    def _resolve(self, me: AcsFighter, free: bool = False, completing: bool = False) -> None:
         """Resolve an attack now (a one-segment action, or a long one completing)."""
         combat = self.combat
         target = self._target(me)
@@ -315,7 +317,8 @@ class AcsClock:
             return
         me.attacks += 1
         if combat.trace is not None:
-            combat.emit("act", me, target, segment=self.segment_now(me), free=free)
+            kind = "complete" if completing else "act"
+            combat.emit(kind, me, target, segment=self.segment_now(me), free=free)
         can_defend = self.can_defend(target)
         if self.resolution.attack(self, me, target, can_defend):
             self.defended(target)

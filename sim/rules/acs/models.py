@@ -28,7 +28,8 @@ class AcsClockOptions(Strict):
         "bonus first and roll-offs only among equal bonuses.",
     )
     duplicates: Literal["slide", "reroll"] = Field(
-        "slide", description="Two action dice on one segment: slide the later one up, or re-roll it."
+        "slide",
+        description="Two action dice on one segment: slide the later one up, or re-roll it.",
     )
     prepared_bonus: int = Field(
         3, ge=0, le=12, description="Ambition bonus for an attack ready and aimed at the start."
@@ -46,7 +47,8 @@ class AcsClockOptions(Strict):
         True, description="A defense on a segment with an untaken action of one's own costs it."
     )
     lost_action: Literal["slide", "gone"] = Field(
-        "slide", description="A lost action moves to the next free segment of the second, or is gone."
+        "slide",
+        description="A lost action moves to the next free segment of the second, or is gone.",
     )
     disruption: bool = Field(
         True, description="A defense during a multi-segment action disrupts it: it starts over."
@@ -91,7 +93,8 @@ class AcsTiming(Strict):
         2, ge=1, le=10, description="Concentration of one attack (for simultaneous actions)."
     )
     simultaneous_actions: bool = Field(
-        False, description="The skill: two actions may share a segment within the concentration cap."
+        False,
+        description="The skill: two actions may share a segment within the concentration cap.",
     )
     prepared: bool = Field(
         False, description="Starts the fight with an attack ready and aimed (prepared ambition)."
@@ -112,5 +115,7 @@ class PercentileCombatant(AcsTiming):
 
     to_hit: int = Field(50, ge=1, le=300, description="d100 + attack bonus must reach this to hit.")
     attack_bonus: int = Field(0, ge=-100, le=200, description="Added to the d100 attack roll.")
-    defense: int = Field(30, ge=0, le=100, description="Percent chance to defend (roll at or below).")
+    defense: int = Field(
+        30, ge=0, le=100, description="Percent chance to defend (roll at or below)."
+    )
     damage: Damage = Field("1d6", description="Damage of a hit, in dice notation.")

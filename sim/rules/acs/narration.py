@@ -53,6 +53,7 @@ NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "ambition": _ambition,
     "act": _act,
     "begin": _begin,
+    "complete": lambda e: f"{e.actor} completes its attack on {e.target}",
     "attack": _attack,
     "defense": _defense,
     "ready": lambda e: f"{e.actor} readies and aims (prepared ambition next second)",

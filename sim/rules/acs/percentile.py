@@ -60,8 +60,9 @@ class Percentile:
             model.to_hit, model.attack_bonus, model.defense, DiceExpr.parse(model.damage)
         )
 
-    def attack(self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter,
-               can_defend: bool) -> bool:
+    def attack(
+        self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter, can_defend: bool
+    ) -> bool:
         """Resolve one attack; True when the target rolled a defense."""
         combat = clock.combat
         dice = combat.dice
@@ -70,18 +71,21 @@ class Percentile:
         total = roll + mine.attack_bonus
         hit = total >= mine.to_hit
         if combat.trace is not None:
-            combat.emit("attack", attacker, target, roll=roll, total=total, need=mine.to_hit,
-                        hit=hit)
+            combat.emit(
+                "attack", attacker, target, roll=roll, total=total, need=mine.to_hit, hit=hit
+            )
         if not hit:
             return False
         if can_defend:
-            chance = defense_chance(target.stats.defense, total,
-                                    clock.resolution_options.defense_reduction)
+            chance = defense_chance(
+                target.stats.defense, total, clock.resolution_options.defense_reduction
+            )
             defense_roll = dice.roll(100)
             held = defense_roll <= chance
             if combat.trace is not None:
-                combat.emit("defense", target, attacker, roll=defense_roll, chance=chance,
-                            success=held)
+                combat.emit(
+                    "defense", target, attacker, roll=defense_roll, chance=chance, success=held
+                )
             if held:
                 target.defenses_won += 1
                 return True
