@@ -152,6 +152,18 @@ def validate(scenarios: tuple[Path, ...], as_json: bool) -> None:
         sys.exit(EXIT_BAD_INPUT)
 
 
+def _load_command_modules() -> None:
+    import importlib
+
+    from sim.commands import COMMAND_MODULES
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(name)
+
+
+_load_command_modules()
+
+
 def main() -> None:
     """Entry point of the ``combatsim`` console script."""
     cli(prog_name="combatsim")
