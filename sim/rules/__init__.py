@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from sim.rules.acs.system import ACS
 from sim.rules.base import Prepared, RuleSystem
+from sim.rules.prop3.system import PROP3
+from sim.rules.target10.system import TARGET10
 
 #: Rule systems by name.
 RULE_SYSTEMS: dict[str, RuleSystem] = {
     ACS.name: ACS,
+    TARGET10.name: TARGET10,
+    PROP3.name: PROP3,
 }
 
 __all__ = ["RULE_SYSTEMS", "Prepared", "RuleSystem"]

@@ -14,6 +14,8 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from sim.rules.acs.percentile import Percentile
+from sim.rules.prop3.hybrid import Prop3Resolution
+from sim.rules.target10.hybrid import TARGET10_RESOLUTION
 
 
 class Resolution(Protocol):
@@ -33,4 +35,6 @@ class Resolution(Protocol):
 #: The resolutions, by name.
 RESOLUTIONS: dict[str, Resolution] = {
     "percentile": Percentile(),
+    "target10": TARGET10_RESOLUTION,
+    "prop3": Prop3Resolution(),
 }

@@ -1,0 +1,280 @@
+"""Characters of Combat Proposition Three: stats, sub-stats, race, size, skills, advantages.
+
+Implements the character passages of ``rules/combat-proposition-three.txt`` as RULINGS part C
+("Pool", "Wiggle points", "Disadvantages") reads them, for the rolls a fight makes: the three
+attack forms, the three defense forms, Ranged (archery), Ranged (thrown) and initiative.
+
+- The number of dice is the stat of the roll's sub-stat, plus one die per size category above 0
+  on Vigor rolls (minus one per category below), minus one die per disadvantage on the sub-stat
+  (``pool.pool_size``). Only Vigor changes in a fight (wounds): it is the fighter's ``hp``.
+- The die is the proficiency with the roll's skill; without the skill, the race's proficiency with
+  the stat (option ``die_source``: ``skill``, or ``best`` of the two).
+- Advantages give ``advantage_points`` wiggle points per advantage on a sub-stat, and a skill focus
+  its points to a group of skills; both are spent and not regained within the fight (the text:
+  "you do not regain them until you have become well-rested").
+
+:class:`Profile` is the immutable hot-path copy of a stat block; :class:`Body` is what changes in
+one fight (nicks, weapon in hand, lasting effects, points left, position).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.combatant import Fighter
+from sim.rules.prop3.forms import Armor, AttackForm, DefenseForm, Rating, Weapon
+from sim.rules.prop3.models import SKILLS, STAT_OF, STATS, SUBSTATS, Character
+from sim.rules.prop3.pool import die_for
+from sim.rules.prop3.ranged import AMMUNITION_FORM
+from sim.tactics import TARGETS
+
+BASH, SLASH, THRUST, DODGE, BLOCK, PARRY, ARCHERY, THROWN, INITIATIVE = range(len(SKILLS))
+"""Roll indices, in the order of :data:`~sim.rules.prop3.models.SKILLS`."""
+
+ATTACK_FORMS = (AttackForm.BASH, AttackForm.SLASH, AttackForm.THRUST)
+"""Attack forms by index (0..2, also their roll index)."""
+
+DEFENSE_FORMS = (DefenseForm.DODGE, DefenseForm.BLOCK, DefenseForm.PARRY)
+"""Defense forms by index (0..2; the roll index is ``DODGE + index``)."""
+
+BEST, RANDOM = -2, -1
+"""Form tactics that are not a fixed form (a fixed form is its index)."""
+
+AIM_NEVER, AIM_FIRST, AIM_ALWAYS = 0, 1, 2
+
+_VIGOR = 0
+
+
+def _form_choice(name: str, forms: tuple) -> int:
+    if name == "best":
+        return BEST
+    if name == "random":
+        return RANDOM
+    return [f.value for f in forms].index(name)
+
+
+def roll_substats(options: Any) -> tuple[str, ...]:
+    """The sub-stat of each roll under the options (the hybrid has no ranged or initiative ones)."""
+    attack = options.attack_substat
+    return (
+        attack,
+        attack,
+        attack,
+        options.dodge_substat,
+        options.block_substat,
+        options.parry_substat,
+        getattr(options, "archery_substat", "dexterity"),
+        getattr(options, "thrown_substat", "dexterity"),
+        getattr(options, "initiative_substat", "speed"),
+    )
+
+
+class Missile:
+    """The hot-path copy of a ranged weapon."""
+
+    __slots__ = ("form", "increment", "max_range", "name", "roll", "secured", "shots")
+
+    def __init__(self, model: Any) -> None:
+        self.name: str = model.name
+        self.roll = ARCHERY if model.skill == "archery" else THROWN
+        self.increment: float = model.range
+        self.max_range: float = model.max_range
+        self.form: AttackForm = AMMUNITION_FORM[model.ammunition]
+        self.shots: int = -1 if model.shots is None else model.shots
+        self.secured: bool = model.secured
+
+
+class Profile:
+    """The immutable hot-path copy of one combatant's stat block under the rule options.
+
+    Attributes:
+        base: the four stats at the start (Vigor, Agility, Mind, Spirit).
+        size: the size category.
+        stat: per roll, the index of its stat.
+        sides: per roll, the die.
+        offset: per roll, dice added to the stat (size on Vigor rolls, minus disadvantages).
+        points: per roll, the indices of the persistent point pools that may help it.
+        start_points: the persistent pools at the start (8 sub-stats, then the skill focuses).
+    """
+
+    __slots__ = (
+        "advance",
+        "aim",
+        "armor",
+        "attack",
+        "base",
+        "cache",
+        "choose",
+        "defense",
+        "each_action",
+        "has_points",
+        "min_dice",
+        "missile",
+        "move_up",
+        "natural",
+        "offset",
+        "points",
+        "rating",
+        "secured",
+        "shield",
+        "shoot",
+        "sides",
+        "size",
+        "speed",
+        "start_points",
+        "stat",
+        "weapon",
+        "weapon_name",
+    )
+
+    def __init__(self, model: Character, options: Any) -> None:
+        rules_points = options.advantage_points
+        self.base = tuple(getattr(model, s) for s in STATS)
+        self.size = model.size_category
+        substats = roll_substats(options)
+        stat, sides, offset, points = [], [], [], []
+        race = model.race_proficiency
+        for skill, substat in zip(SKILLS, substats, strict=True):
+            stat_name = STAT_OF[substat]
+            index = STATS.index(stat_name)
+            race_die = die_for(getattr(race, stat_name))
+            own = getattr(model.skills, skill)
+            die = race_die if own is None else die_for(own)
+            if options.die_source == "best":
+                die = min(die, race_die)
+            stat.append(index)
+            sides.append(die)
+            bonus = model.size_category if index == _VIGOR else 0
+            offset.append(bonus - getattr(model.disadvantages, substat))
+            focus = [8 + j for j, f in enumerate(model.focuses) if skill in f.skills]
+            points.append((*focus, SUBSTATS.index(substat)))
+        self.stat = tuple(stat)
+        self.sides = tuple(sides)
+        self.offset = tuple(offset)
+        self.points = tuple(points)
+        self.start_points = (
+            *(getattr(model.advantages, s) * rules_points for s in SUBSTATS),
+            *(f.points for f in model.focuses),
+        )
+        self.has_points = any(self.start_points)
+        w = model.weapon
+        self.weapon = Weapon(
+            bash=_rating(w.bash), slash=_rating(w.slash), thrust=_rating(w.thrust),
+            two_handed=w.two_handed,
+        )
+        self.weapon_name: str = w.name
+        self.rating = tuple(self.weapon.rating(f) for f in ATTACK_FORMS)
+        self.natural: bool = w.natural
+        self.secured: bool = w.secured or w.natural
+        a = model.armor
+        self.armor = None if a is None else Armor(
+            bash=Rating(a.bash), slash=Rating(a.slash), thrust=Rating(a.thrust), heavy=a.heavy
+        )
+        self.shield: bool = model.shield
+        missile = getattr(model, "missile", None)
+        self.missile = None if missile is None else Missile(missile)
+        self.speed: float = getattr(model, "speed", 0.0)
+        tactics = model.tactics
+        self.attack = _form_choice(tactics.attack, ATTACK_FORMS)
+        self.defense = _form_choice(tactics.defense, DEFENSE_FORMS)
+        self.aim = ("never", "first", "always").index(getattr(tactics, "aim", "never"))
+        self.move_up: int = getattr(tactics, "move_up", 0)
+        self.shoot: bool = getattr(tactics, "shoot", True)
+        self.min_dice: int = getattr(tactics, "min_shot_dice", 2)
+        self.advance: bool = getattr(tactics, "advance", True)
+        self.choose = TARGETS[tactics.target]
+        self.each_action = tactics.retarget == "each_action"
+        self.cache: dict = {}  # matchups and form values against other profiles (melee.py)
+
+
+def _rating(value: str | None) -> Rating | None:
+    return None if value is None else Rating(value)
+
+
+class Body:
+    """What changes in one fight for one combatant (besides Vigor, which is its ``hp``).
+
+    Attributes:
+        profile: the stat block.
+        nicks: nicks not yet making a wound.
+        armed: the melee weapon is in hand (false after a fumble dropped it).
+        bow: the missile weapon is in hand.
+        shots: shots left (-1: unlimited).
+        exposed: wiggle points everyone attacking it gets (stumble, an opponent's critical dodge).
+        shaken: dice it loses on every defense (fall, an opponent's critical block).
+        at_start: effects it caused that end when its next action starts.
+        after: effects it caused that end when its next action is over.
+        points: persistent wiggle points left (advantages, skill focuses).
+        aim: the target it spent its last action aiming at.
+        fired: it has shot at least once (for the tactic ``aim: first``).
+        pos: its position on the line, in feet.
+        fight: the fight it is in (for the ACS hybrid, whose fighters are not P3Fighters).
+    """
+
+    __slots__ = (
+        "after",
+        "aim",
+        "armed",
+        "at_start",
+        "bow",
+        "exposed",
+        "fight",
+        "fired",
+        "nicks",
+        "points",
+        "pos",
+        "profile",
+        "shaken",
+        "shots",
+    )
+
+    def __init__(self, profile: Profile, pos: float = 0.0) -> None:
+        self.profile = profile
+        self.nicks = 0
+        self.armed = True
+        self.bow = profile.missile is not None
+        self.shots = profile.missile.shots if profile.missile is not None else 0
+        self.exposed = 0
+        self.shaken = 0
+        self.at_start: list = []
+        self.after: list = []
+        self.points = list(profile.start_points)
+        self.aim: Fighter | None = None
+        self.fired = False
+        self.pos = pos
+        self.fight: Any = None
+
+
+def stat_now(fighter: Fighter, profile: Profile, roll: int) -> int:
+    """The current value of a roll's stat (Vigor is the fighter's hit points)."""
+    index = profile.stat[roll]
+    return fighter.hp if index == _VIGOR else profile.base[index]
+
+
+def pool_dice(fighter: Fighter, profile: Profile, roll: int) -> int:
+    """The dice of a roll before forms, range and effects (``pool.pool_size`` of its stat)."""
+    stat = stat_now(fighter, profile, roll)
+    if stat <= 0:
+        return 0
+    n = stat + profile.offset[roll]
+    return n if n > 0 else 0
+
+
+class P3Fighter(Fighter):
+    """A combatant in Proposition Three rounds.
+
+    Attributes:
+        state: its :class:`Body`.
+        place: its place in the initiative order (0 = highest).
+        skips: turns it will still skip to move up.
+        init: its initiative result (for the trace).
+    """
+
+    __slots__ = ("init", "place", "skips", "state")
+
+    def __init__(self, name: str, side: int, index: int, profile: Profile, pos: float) -> None:
+        super().__init__(name, side, index, profile.base[_VIGOR])
+        self.state = Body(profile, pos)
+        self.place = 0
+        self.skips = profile.move_up
+        self.init: Any = None

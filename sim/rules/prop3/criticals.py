@@ -1,0 +1,47 @@
+"""Critical defenses and their lasting effects in Combat Proposition Three.
+
+``rules/combat-proposition-three.txt``, "CRITICAL HITS, DODGES, AND FAILURES": "If you roll or
+wiggle your way to triple numbers on a defense, you critically defend", by defense form
+(RULINGS part C for the durations):
+
+- Block: "your solid defense stuns and staggers your opponent. He loses a die on all of his
+  defense checks until your next action": the attacker loses one defense die until the blocker's
+  next action is over, so the blocker's own next attack profits (option ``block_effect_ends``:
+  ``at_next_action`` ends it when that action starts);
+- Dodge: "All who attack this person gain two wiggle points on their attacks against her. This
+  bonus is lost at the start of your next action": everyone attacking the attacker, allies of the
+  dodger included, gets 2 wiggle until the dodger's next action starts;
+- Parry: "you automatically hit with your counter-attack. You may roll normally to see if you can
+  critically hit": an immediate free counter-attack that hits, critically on a triple.
+
+Effects last "until the next action" of the combatant who caused them; one who leaves the fight
+takes its effects with it. Effects stack: two critical blocks cost two dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.rules.prop3.character import BLOCK, DODGE, PARRY
+
+BLOCK_DICE = 1
+"""Defense dice an attacker loses to a critical block (the text: a die)."""
+
+DODGE_WIGGLE = 2
+"""Wiggle points everyone attacking a critically dodged attacker gets (the text: two)."""
+
+CRITICAL_DEFENSES = {DODGE: "dodge", BLOCK: "block", PARRY: "parry"}
+"""Roll index of each defense form, by name."""
+
+
+def critical_defense(fight: Any, attacker: Any, defender: Any, form: int) -> None:
+    """Apply the effect of ``defender``'s critical defense (form index 0..2) on ``attacker``."""
+    roll = DODGE + form
+    if fight.tracing:
+        fight.combat.emit("critical_defense", defender, attacker, form=CRITICAL_DEFENSES[roll])
+    if roll == BLOCK:
+        fight.mark(defender, attacker, shaken=BLOCK_DICE, after=fight.rules.block_after)
+    elif roll == DODGE:
+        fight.mark(defender, attacker, exposed=DODGE_WIGGLE)
+    else:
+        fight.counter(defender, attacker, True)

@@ -1,0 +1,334 @@
+"""What every Proposition Three attack needs from the fight it happens in.
+
+A :class:`Fight` is shared by the round process (:mod:`~sim.rules.prop3.round`) and the ACS
+hybrid (:mod:`~sim.rules.prop3.hybrid`); they differ only in who counts as higher in initiative,
+how far apart two combatants are, whether a defender may defend, and how a lost point of Vigor
+takes a combatant out. Here are the parts they share:
+
+- rolling and wiggling a pool, spending the persistent points (advantages and skill focuses,
+  option ``advantage_spending``) on top of the fresh combat points;
+- the damage track (:mod:`~sim.rules.prop3.damage`);
+- effects "until the next action" (stumble, fall, critical block and dodge), registered on the
+  combatant whose next action ends them and undone then;
+- counter-attacks (fumble 3, critical parry), which are free attacks, not actions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from sim.rules.prop3.cluster import Cluster
+from sim.rules.prop3.damage import track
+from sim.rules.prop3.pool import FAILED_DEFENSES, Kind, Outcome, resolve
+from sim.rules.prop3.ranged import missile_defense
+from sim.rules.prop3.wiggle import Defense, Wiggled
+
+if TYPE_CHECKING:
+    from sim.engine import Combat
+    from sim.rules.prop3.models import Rules
+
+_DEFENSE_RANK = {
+    Outcome.CRITICAL_HIT: 0,
+    Outcome.HIT: 1,
+    Outcome.CRIT_REDUCED: 1,
+    Outcome.TIE: 2,
+    Outcome.DEFENDED: 3,
+    Outcome.CRITICAL_DEFENSE: 4,
+    Outcome.FUMBLE: 5,
+}
+"""How good an outcome is for the defender."""
+
+MAX_TIES = 1000
+"""Re-rolls of a full tie before the attack is called defended (a safety net: only pools whose
+wiggle points always reach the same best result could tie forever)."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _attack_cached(policy, faces, sides, points, keep, crit, ones) -> Wiggled:
+    return policy(faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
+
+
+@lru_cache(maxsize=1 << 16)
+def _defense_cached(policy, attack, faces, sides, points, keep, crit, ones) -> Defense:
+    return policy(attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
+
+
+def attack_policy(policy, faces, sides, points, keep, crit, ones, tracing) -> Wiggled:
+    """An attacker policy's answer, cached by the sorted faces when not tracing.
+
+    The policies sort the roll before searching, so their result and the points they spend do
+    not depend on the order of the faces; only the trace shows the wiggled dice in rolled order.
+    """
+    if tracing:
+        return policy(faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
+    return _attack_cached(policy, tuple(sorted(faces)), sides, points, keep, crit, ones)
+
+
+def defense_policy(policy, attack, faces, sides, points, keep, crit, ones, tracing) -> Defense:
+    """A defender policy's answer, cached like :func:`attack_policy`."""
+    if tracing:
+        return policy(attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
+    return _defense_cached(policy, attack, tuple(sorted(faces)), sides, points, keep, crit, ones)
+
+
+class Fight:
+    """The state of one fight that attacks read and change.
+
+    Args:
+        combat: the engine's combat.
+        rules: the hot-path rule options.
+    """
+
+    __slots__ = ("cluster", "combat", "dice", "rules", "tracing")
+
+    def __init__(self, combat: Combat, rules: Rules) -> None:
+        self.combat = combat
+        self.dice = combat.dice
+        self.rules = rules
+        self.tracing = combat.trace is not None
+        self.cluster = Cluster(len(combat.side_names))
+
+    # -- what the round process and the hybrid decide ---------------------------------------------
+
+    def higher(self, a: Any, b: Any) -> bool:
+        """Whether ``a`` is higher than ``b`` in initiative (``b`` then declares first)."""
+        raise NotImplementedError
+
+    def distance(self, a: Any, b: Any) -> float:
+        """Feet between two combatants."""
+        return 0.0
+
+    def can_defend(self, defender: Any, primary: bool) -> bool:
+        """Whether ``defender`` may roll a defense against this attack."""
+        return True
+
+    def defense_rolled(self, defender: Any, primary: bool) -> None:
+        """Book-keep a defense roll."""
+        defender.defenses += 1
+
+    def lose_vigor(self, attacker: Any, target: Any, wounds: int) -> None:
+        """Lower ``target``'s Vigor (its hit points) by ``wounds``; out at 0."""
+        raise NotImplementedError
+
+    # -- damage -----------------------------------------------------------------------------------
+
+    def harm(self, attacker: Any, target: Any, nicks: int, wounds: int) -> None:
+        """Put nicks and wounds on ``target``'s damage track."""
+        body = target.state
+        body.nicks, wounds = track(body.nicks, nicks, wounds, self.rules.nicks_per_wound)
+        if self.tracing:
+            self.combat.emit(
+                "harm", attacker, target, nicks=nicks, wounds=wounds, track=body.nicks,
+                vigor=target.hp - wounds,
+            )
+        if wounds > 0:
+            self.lose_vigor(attacker, target, wounds)
+
+    def taken_out(self, fighter: Any) -> None:
+        """A combatant left the fight: the effects it caused end."""
+        body = fighter.state
+        for effect in body.at_start:
+            _undo(effect)
+        for effect in body.after:
+            _undo(effect)
+        body.at_start = []
+        body.after = []
+
+    # -- effects until the next action ------------------------------------------------------------
+
+    def mark(
+        self, owner: Any, victim: Any, exposed: int = 0, shaken: int = 0, after: bool = False
+    ) -> None:
+        """An effect on ``victim`` that lasts until ``owner``'s next action starts (or is over).
+
+        Args:
+            owner: whose next action ends it.
+            victim: who suffers it.
+            exposed: wiggle points everyone attacking the victim gets.
+            shaken: dice the victim loses on every defense.
+            after: ends when the owner's next action is over, not when it starts.
+        """
+        if owner.out is not None:
+            return
+        body = victim.state
+        body.exposed += exposed
+        body.shaken += shaken
+        effect = (body, exposed, shaken)
+        (owner.state.after if after else owner.state.at_start).append(effect)
+
+    def begin_action(self, fighter: Any) -> list | tuple:
+        """``fighter``'s action starts: end its "until my next action" effects.
+
+        Returns:
+            The effects that end when this action is over (pass them to :meth:`end_action`).
+        """
+        body = fighter.state
+        if body.at_start:
+            for effect in body.at_start:
+                _undo(effect)
+            body.at_start = []
+        closing = body.after
+        if not closing:
+            return ()
+        body.after = []
+        return closing
+
+    def end_action(self, closing: list | tuple) -> None:
+        """The action is over: end the effects :meth:`begin_action` handed over."""
+        for effect in closing:
+            _undo(effect)
+
+    # -- rolling ----------------------------------------------------------------------------------
+
+    def attack_roll(
+        self, fighter: Any, roll: int, faces: list[int], sides: int, points: int, crit: bool,
+        ones: bool,
+    ) -> Wiggled:
+        """The attacker's wiggled roll (combat points, then persistent points by the option)."""
+        rules = self.rules
+        policy = rules.attack_policy
+        keep = rules.keep
+        wiggled = attack_policy(policy, faces, sides, points, keep, crit, ones, self.tracing)
+        body = fighter.state
+        if rules.spending == "never" or not body.profile.has_points:
+            return wiggled
+        pools = body.profile.points[roll]
+        available = sum(body.points[i] for i in pools)
+        if not available:
+            return wiggled
+        if rules.spending == "always":
+            more = policy(faces, sides, points + available, keep=keep, crit_allowed=crit,
+                          only_ones=ones)
+            if more.result > wiggled.result:
+                self._spend(fighter, pools, more.spent - points)
+                return more
+            return wiggled
+        if wiggled.result.kind != Kind.NOTHING:
+            return wiggled
+        for extra in range(1, available + 1):
+            more = policy(faces, sides, points + extra, keep=keep, crit_allowed=crit,
+                          only_ones=ones)
+            if more.result.kind != Kind.NOTHING:
+                self._spend(fighter, pools, more.spent - points)
+                return more
+        return wiggled
+
+    def _answer(self, attack, faces, sides, points, save, crit, ones) -> tuple[Defense, int]:
+        """The policy's answer, and the armor points it used (missiles only)."""
+        keep = self.rules.keep
+        if save:
+            answer = missile_defense(
+                attack, faces, sides, points, save_points=save, keep=keep, crit_allowed=crit,
+                only_ones=ones,
+            )
+            return answer.defense, save if answer.armor_used else 0
+        return defense_policy(
+            self.rules.defense_policy, attack, faces, sides, points, keep, crit, ones,
+            self.tracing,
+        ), 0
+
+    def defense_answer(
+        self, fighter: Any, roll: int, attack: Any, faces: list[int], sides: int, points: int,
+        crit: bool, ones: bool, save: int = 0,
+    ) -> Defense:
+        """The defender's answer to a seen attack (persistent points by the option).
+
+        ``save`` are armor points against a missile, used only if the defense fails.
+        """
+        answer, used = self._answer(attack, faces, sides, points, save, crit, ones)
+        if used and self.tracing:
+            self.combat.emit("armor_save", fighter, points=used)
+        rules = self.rules
+        body = fighter.state
+        if rules.spending == "never" or not body.profile.has_points:
+            return answer
+        outcome = resolve(attack, answer.result)
+        if outcome not in FAILED_DEFENSES:
+            return answer
+        pools = body.profile.points[roll]
+        available = sum(body.points[i] for i in pools)
+        if not available:
+            return answer
+        base = _DEFENSE_RANK[outcome]
+        if rules.spending == "always":
+            more, used = self._answer(attack, faces, sides, points + available, save, crit, ones)
+            if _DEFENSE_RANK[resolve(attack, more.result)] > base:
+                self._spend(fighter, pools, more.wiggled.spent - points - used)
+                return more
+            return answer
+        reduced = None
+        for extra in range(1, available + 1):
+            more, used = self._answer(attack, faces, sides, points + extra, save, crit, ones)
+            got = resolve(attack, more.result)
+            if got in (Outcome.DEFENDED, Outcome.CRITICAL_DEFENSE):
+                self._spend(fighter, pools, more.wiggled.spent - points - used)
+                return more
+            if reduced is None and _DEFENSE_RANK[got] > base and got != Outcome.TIE:
+                reduced = (more, used)
+        if reduced is not None:
+            more, used = reduced
+            self._spend(fighter, pools, more.wiggled.spent - points - used)
+            return more
+        return answer
+
+    def _spend(self, fighter: Any, pools: tuple[int, ...], amount: int) -> None:
+        """Take ``amount`` persistent points from the pools, skill focuses first."""
+        if amount <= 0:
+            return
+        points = fighter.state.points
+        if self.tracing:
+            self.combat.emit("advantage", fighter, points=amount)
+        for i in pools:
+            take = min(points[i], amount)
+            points[i] -= take
+            amount -= take
+            if not amount:
+                return
+
+    # -- counter-attacks --------------------------------------------------------------------------
+
+    def counter(self, fighter: Any, target: Any, automatic: bool) -> None:
+        """``fighter``'s immediate free counter-attack on ``target`` (fumble 3, critical parry).
+
+        In melee range it attacks with its weapon in hand; further away only with a missile
+        weapon in hand, with a shot left, within the distance it would shoot from (its maximum
+        range, and ``min_shot_dice``); otherwise there is no counter-attack.
+        ``automatic``: it hits, and is rolled only to see whether it is critical.
+        """
+        from sim.rules.prop3.melee import auto_hit, melee_attack
+        from sim.rules.prop3.missiles import missile_attack, missile_auto_hit, shot_reach
+
+        if fighter.out is not None or target.out is not None or self.combat.end_reason:
+            return
+        body = fighter.state
+        distance = self.distance(fighter, target)
+        missile = body.profile.missile
+        if distance <= self.rules.melee_range and body.armed:
+            mode = "melee"
+        elif missile is not None and (reach := shot_reach(fighter, target)) is not None and (
+            distance <= reach
+        ):
+            mode = "missile"
+        else:
+            if self.tracing:
+                self.combat.emit("counter", fighter, target, mode=None, automatic=automatic)
+            return
+        if self.tracing:
+            self.combat.emit("counter", fighter, target, mode=mode, automatic=automatic)
+        fighter.attacks += 1
+        if mode == "melee":
+            if automatic:
+                auto_hit(self, fighter, target)
+            else:
+                melee_attack(self, fighter, target)
+        elif automatic:
+            missile_auto_hit(self, fighter, target)
+        else:
+            missile_attack(self, fighter, target)
+
+
+def _undo(effect: tuple) -> None:
+    body, exposed, shaken = effect
+    body.exposed -= exposed
+    body.shaken -= shaken

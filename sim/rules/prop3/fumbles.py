@@ -1,0 +1,90 @@
+"""Critical failures of an attack: the fumble d6 of Combat Proposition Three.
+
+``rules/combat-proposition-three.txt``, "CRITICAL HITS, DODGES, AND FAILURES": an attack with no
+matching numbers is a critical failure, and a d6 says what happens (RULINGS part C, "Resolving an
+attack", for the durations):
+
+1. weapon dropped: re-rolled if the attacker fights unarmed (natural weapons) or has the weapon
+   secured; otherwise it is weaponless (no parrying or blocking with it, no attack) until its next
+   action, which is spent picking the weapon up or drawing another;
+2. struck yourself: the fumbler takes a nick (``hit_nicks``);
+3. the opponent gets an immediate counter-attack (a free attack, not an action), which hits
+   automatically if the opponent was parrying (rolled only to see whether it is critical);
+4. stumble: everyone attacking the fumbler gets 2 wiggle points until the fumbler's next action
+   starts;
+5. fall down: the fumbler loses one die on all its defense rolls until its next action starts;
+6. just a miss.
+
+With ``fumbles: false`` a critical failure is always a plain miss. A fumbled missile drops the
+missile weapon (re-rolled if it is ``secured``); its counter-attack needs the opponent to reach
+the fumbler (melee range, or a missile weapon of its own in range).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sim.dice import Dice
+
+WEAPON_DROPPED, STRUCK_SELF, COUNTER_ATTACK, STUMBLE, FALL, JUST_MISS = range(1, 7)
+"""The faces of the fumble d6."""
+
+FUMBLES = {
+    WEAPON_DROPPED: "weapon dropped",
+    STRUCK_SELF: "struck yourself",
+    COUNTER_ATTACK: "counter-attack",
+    STUMBLE: "stumble",
+    FALL: "fall down",
+    JUST_MISS: "just a miss",
+}
+"""What each face of the fumble d6 does."""
+
+STUMBLE_WIGGLE = 2
+"""Wiggle points everyone attacking a stumbling fumbler gets (the text: 2)."""
+
+FALL_DICE = 1
+"""Defense dice a fallen fumbler loses (the text: one)."""
+
+
+def roll_fumble(dice: Dice, can_drop: bool) -> int:
+    """Roll the fumble d6; a 1 is re-rolled while the weapon cannot be dropped."""
+    face = dice.roll(6)
+    while face == WEAPON_DROPPED and not can_drop:
+        face = dice.roll(6)
+    return face
+
+
+def fumble(fight: Any, attacker: Any, opponent: Any, parrying: bool, missile: bool) -> None:
+    """Roll and apply the fumble table to ``attacker``, whose attack on ``opponent`` failed.
+
+    Args:
+        fight: the fight (see :class:`~sim.rules.prop3.fight.Fight`).
+        attacker: the fumbler.
+        opponent: the target of the fumbled attack.
+        parrying: the opponent had declared a parry against it.
+        missile: the fumbled attack was a missile attack.
+    """
+    if not fight.rules.fumbles:
+        if fight.tracing:
+            fight.combat.emit("fumble", attacker, opponent, face=0, effect="just a miss")
+        return
+    body = attacker.state
+    profile = body.profile
+    secured = profile.missile.secured if missile else profile.secured
+    face = roll_fumble(fight.dice, not secured)
+    if fight.tracing:
+        fight.combat.emit("fumble", attacker, opponent, face=face, effect=FUMBLES[face])
+    if face == WEAPON_DROPPED:
+        if missile:
+            body.bow = False
+        else:
+            body.armed = False
+    elif face == STRUCK_SELF:
+        fight.harm(None, attacker, fight.rules.hit_nicks, 0)
+    elif face == COUNTER_ATTACK:
+        fight.counter(opponent, attacker, parrying)
+    elif face == STUMBLE:
+        fight.mark(attacker, attacker, exposed=STUMBLE_WIGGLE)
+    elif face == FALL:
+        fight.mark(attacker, attacker, shaken=FALL_DICE)

@@ -1,0 +1,70 @@
+"""Initiative in Combat Proposition Three: who declares first, who acts first.
+
+The text gives no roll: "Initiative is especially important because it allows you to tailor your
+attack or defense to the combat style of your opponent. You can skip your turn in order move up
+one spot in the initiative order starting on your next turn." RULINGS part C ("Declaring"):
+everyone rolls Agility (Speed) (the ``initiative`` skill's die, else the race's Agility die;
+option ``initiative_substat``) at the start of the fight; the better result (``pool.Result``
+order: triple > pair > nothing, lower better) goes first and the order is kept all fight (option
+``initiative: round`` rolls again every round). Equal results are rolled again among those tied,
+until they are ordered, like the full ties of opposed rolls.
+
+A combatant takes its turn (its one action of the round) in this order. Skipping a turn (tactic
+``move_up``) swaps it with the combatant just above it once the round is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from sim.rules.prop3.character import INITIATIVE, pool_dice, stat_now
+from sim.rules.prop3.pool import Result, read_roll, roll_pool, stat_flags
+
+if TYPE_CHECKING:
+    from sim.dice import Dice
+
+MAX_ROLL_OFFS = 100
+"""Roll-offs among tied combatants before scenario order decides (only pools that cannot differ,
+such as two pools of no dice, tie that often)."""
+
+
+def initiative_roll(fighter: Any, dice: Dice, keep: str) -> tuple[Result, list[int]]:
+    """Roll a combatant's initiative pool and read it."""
+    profile = fighter.state.profile
+    faces = roll_pool(dice, pool_dice(fighter, profile, INITIATIVE), profile.sides[INITIATIVE])
+    flags = stat_flags(stat_now(fighter, profile, INITIATIVE))
+    return read_roll(faces, keep=keep, **flags), faces
+
+
+def rank(fighters: list[Any], roll: Callable[[Any], Result], depth: int = 0) -> list[Any]:
+    """Order ``fighters`` best result first; ties are rolled again among the tied.
+
+    Args:
+        fighters: the combatants, in scenario order (the order the dice are rolled in).
+        roll: rolls one combatant's initiative.
+        depth: roll-offs so far (after :data:`MAX_ROLL_OFFS`, scenario order breaks ties).
+    """
+    results = [(roll(f).rank, i) for i, f in enumerate(fighters)]
+    results.sort(key=lambda r: (-r[0], r[1]))
+    order: list[Any] = []
+    start = 0
+    while start < len(results):
+        end = start + 1
+        while end < len(results) and results[end][0] == results[start][0]:
+            end += 1
+        group = [fighters[i] for _, i in results[start:end]]
+        if len(group) > 1 and depth < MAX_ROLL_OFFS:
+            group = rank(group, roll, depth + 1)
+        order.extend(group)
+        start = end
+    return order
+
+
+def move_up(order: list[Any], fighter: Any) -> None:
+    """Swap ``fighter`` with the one just above it (skipping a turn to move up one place)."""
+    i = order.index(fighter)
+    if i > 0:
+        order[i - 1], order[i] = order[i], order[i - 1]
+        for place, f in enumerate(order):
+            f.place = place

@@ -1,0 +1,112 @@
+"""Sentences for the events of Proposition Three rounds (for ``combatsim replay``).
+
+The hybrid on the ACS clock emits the same attack events; the ACS narration has no sentences for
+them and shows them in the generic form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sim.engine import SEGMENTS_PER_SECOND, TraceEvent
+
+_VERB = {"dodge": "dodges", "block": "blocks", "parry": "parries"}
+
+
+def time_label(t: float) -> str:
+    """``12 s into the fight`` for simulation time ``t`` (a round's events share its start)."""
+    return f"{t / SEGMENTS_PER_SECOND:g} s into the fight"
+
+
+def _initiative(e: TraceEvent) -> str:
+    return f"{e.actor}: initiative roll {e.data['faces']} -> {e.data['result']}"
+
+
+def _declare(e: TraceEvent) -> str:
+    d = e.data
+    if not d["can_defend"]:
+        return f"{e.actor} attacks {e.target} with a {d['attack']}; it cannot defend"
+    first = f" ({d['first']} declares first)" if d["first"] else ""
+    if d["defense"] is None:
+        what = "no defense"
+        if d["declared"] is not None:
+            what = f"a {d['declared']} it cannot make against a {d['attack']}"
+    else:
+        what = f"a {d['defense']}"
+    return f"{e.actor} attacks {e.target} with a {d['attack']} against {what}{first}"
+
+
+def _exchange(e: TraceEvent) -> str:
+    d = e.data
+    line = (f"  {e.actor} rolls {d['dice']}d{d['sides']} +{d['wiggle']} wiggle: {d['faces']}"
+            f" -> {d['wiggled']}: {d['result']}")
+    if d["automatic"]:
+        return f"{line}; it hits automatically: {d['outcome'].replace('_', ' ')}"
+    if d["d_faces"] is not None:
+        verb = _VERB[d["defense"]]
+        line += (f"; {e.target} {verb} {d['d_dice']}d{d['d_sides']} +{d['d_wiggle']}"
+                 f" wiggle: {d['d_faces']} -> {d['d_wiggled']}: {d['d_result']}")
+    return f"{line} => {d['outcome'].replace('_', ' ')}"
+
+
+def _shoot(e: TraceEvent) -> str:
+    d = e.data
+    aimed = ", aimed" if d["aimed"] else ""
+    if d["defense"]:
+        defense = f"; {e.target} {_VERB[d['defense']]}"
+    else:
+        defense = f"; {e.target} cannot defend"
+    return (f"{e.actor} shoots {d['missile']} at {e.target}, {d['distance']:g} ft away "
+            f"({d['increments']} increment(s){aimed}){defense}")
+
+
+def _harm(e: TraceEvent) -> str:
+    d = e.data
+    what = []
+    if d["nicks"]:
+        what.append(f"{d['nicks']} nick(s)")
+    if d["wounds"]:
+        what.append(f"{d['wounds']} wound(s)")
+    by = f" from {e.actor}" if e.actor else " (self-inflicted)"
+    taken = " and ".join(what) or "nothing"
+    return f"  {e.target} takes {taken}{by}; {d['track']} nick(s) on its track"
+
+
+def _damage(e: TraceEvent) -> str:
+    return f"  {e.target} loses {e.data['amount']} Vigor ({e.data['hp']} left)"
+
+
+def _counter(e: TraceEvent) -> str:
+    d = e.data
+    if d["mode"] is None:
+        return f"  {e.actor} cannot reach {e.target} for a counter-attack"
+    auto = " that hits automatically" if d["automatic"] else ""
+    return f"  {e.actor} counter-attacks {e.target}{auto}"
+
+
+def _move(e: TraceEvent) -> str:
+    d = e.data
+    return (f"{e.actor} moves from {d['start']:g} to {d['end']:g} ft "
+            f"({d['distance']:g} ft from {e.target})")
+
+
+NARRATION: dict[str, Callable[[TraceEvent], str]] = {
+    "initiative": _initiative,
+    "order": lambda e: f"Initiative order: {', '.join(e.data['order'])}",
+    "round": lambda e: f"Round {e.data['number']}",
+    "declare": _declare,
+    "exchange": _exchange,
+    "shoot": _shoot,
+    "fumble": lambda e: f"  {e.actor} fumbles: d6={e.data['face']}, {e.data['effect']}",
+    "critical_defense": lambda e: f"  {e.actor} makes a critical {e.data['form']}",
+    "counter": _counter,
+    "harm": _harm,
+    "damage": _damage,
+    "advantage": lambda e: f"  {e.actor} spends {e.data['points']} advantage point(s)",
+    "armor_save": lambda e: f"  {e.actor}'s armor gives {e.data['points']} more wiggle point(s)",
+    "pick_up": lambda e: f"{e.actor} picks up its weapon",
+    "skip": lambda e: f"{e.actor} skips its turn to move up in the initiative order",
+    "aim": lambda e: f"{e.actor} takes the round to aim at {e.target}",
+    "move": _move,
+    "hold": lambda e: f"{e.actor} holds ({e.data['distance']:g} ft from {e.target})",
+}

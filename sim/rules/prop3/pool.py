@@ -1,0 +1,294 @@
+"""Pool sizing, reading a roll and resolving an attack in Combat Proposition Three.
+
+Implements "THE CORE MECHANIC", the stat passages on stats at 2 and 1, "ADVANTAGES AND
+DISADVANTAGES" (a disadvantage takes a die) and "CRITICAL HITS, DODGES, AND FAILURES" of
+``rules/combat-proposition-three.txt``, as read in RULINGS part C ("Pool", "Reading a roll",
+"Resolving an attack"). A roll is read into a :class:`Result` with a total order (higher is
+better for the roller), so that wiggling, the exact calculator and the engine all compare rolls
+the same way; :func:`resolve` turns an attack result and a defense result into an
+:class:`Outcome`.
+
+Options (RULINGS part C): ``keep`` is ``"lowest_three"`` (default: the text's "keep the lowest
+three dice") or ``"best_set"`` (the best triple or lowest pair anywhere in the pool counts, which
+is how the combat examples come out as printed). The stat rules are the flags ``crit_allowed``
+(False for a stat at 2) and ``only_ones`` (True for a stat at 1); :func:`stat_flags` derives them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sim.dice import Dice
+
+KEEP_MODES = ("lowest_three", "best_set")
+"""The values of the ``keep`` option; the first is the default."""
+
+PROFICIENCY_DIE = {"excellent": 4, "good": 6, "average": 8, "fair": 10, "poor": 12}
+"""Die size by proficiency (the text: "Poor at d12 to Excellent at d4")."""
+
+MAX_FACE = 99
+"""The largest face a :class:`Result` can name (its rank packs faces in two digits)."""
+
+
+def die_for(proficiency: str) -> int:
+    """The number of sides of the die rolled with a proficiency.
+
+    Args:
+        proficiency: ``"excellent"``, ``"good"``, ``"average"``, ``"fair"`` or ``"poor"``.
+
+    Raises:
+        ValueError: for any other word.
+    """
+    try:
+        return PROFICIENCY_DIE[proficiency]
+    except KeyError:
+        names = ", ".join(PROFICIENCY_DIE)
+        raise ValueError(f"unknown proficiency {proficiency!r}; expected one of {names}") from None
+
+
+def pool_size(
+    stat: int, *, size: int = 0, vigor: bool = False, disadvantages: int = 0, lost: int = 0
+) -> int:
+    """The number of dice rolled for a check: the stat, adjusted, never below zero.
+
+    A stat of 0 (or less) rolls nothing: the text makes it death, paralysis or a coma.
+
+    Args:
+        stat: the stat used (Vigor, Agility, Mind or Spirit), usually 1..12.
+        size: the roller's size category (0 = hamster-sized); only counts for Vigor checks,
+            one die per category above 0, minus one per category below.
+        vigor: whether the check is a Vigor check.
+        disadvantages: disadvantages on the sub-stat used, one die each.
+        lost: dice lost to anything else (poor forms, weapons or armor, range, size...).
+    """
+    if stat <= 0:
+        return 0
+    count = stat + (size if vigor else 0) - disadvantages - lost
+    return max(0, count)
+
+
+def stat_flags(stat: int) -> dict[str, bool]:
+    """The reading flags for a check tied to ``stat``: ``crit_allowed`` and ``only_ones``.
+
+    A stat at 2 cannot critically succeed; a stat at 1 succeeds only on rolling a 1.
+    Use as ``read_roll(faces, **stat_flags(stat))``.
+    """
+    return {"crit_allowed": stat > 2, "only_ones": stat <= 1}
+
+
+class Kind(IntEnum):
+    """The class of a read roll, worst first."""
+
+    NOTHING = 0
+    PAIR = 1
+    TRIPLE = 2
+
+
+_KIND_BASE = 1_000_000
+_FACE_BASE = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A read roll. Results are totally ordered: ``a < b`` means ``a`` is worse for its roller.
+
+    Any triple beats any pair beats nothing; a lower triple beats a higher one; a lower pair beats
+    a higher one, then the lower third die wins, and a pair without a third die (a pool of two
+    dice, a single die, a stat at 1) loses to an equal pair that has one. Equal results are a
+    full tie, which the caller re-rolls.
+
+    Attributes:
+        kind: nothing, pair or triple.
+        face: the face of the pair or triple (0 for nothing).
+        third: the tie-breaking die of a pair, or None if there is none.
+    """
+
+    kind: Kind
+    face: int = 0
+    third: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind == Kind.NOTHING:
+            if self.face != 0 or self.third is not None:
+                raise ValueError("a result of nothing has no face and no third die")
+        elif not 1 <= self.face <= MAX_FACE:
+            raise ValueError(f"face {self.face} out of range 1..{MAX_FACE}")
+        if self.kind == Kind.TRIPLE and self.third is not None:
+            raise ValueError("a triple has no third die")
+        if self.third is not None and not 1 <= self.third <= MAX_FACE:
+            raise ValueError(f"third die {self.third} out of range 1..{MAX_FACE}")
+
+    @classmethod
+    def pair(cls, face: int, third: int | None = None) -> Result:
+        """A pair of ``face`` with ``third`` as tie-breaker."""
+        return cls(Kind.PAIR, face, third)
+
+    @classmethod
+    def triple(cls, face: int) -> Result:
+        """A triple of ``face``."""
+        return cls(Kind.TRIPLE, face)
+
+    @property
+    def rank(self) -> int:
+        """An integer with the same order as the results (higher is better)."""
+        if self.kind == Kind.NOTHING:
+            return 0
+        third = 0 if self.third is None else 100 - self.third
+        return int(self.kind) * _KIND_BASE + (100 - self.face) * _FACE_BASE + third
+
+    @classmethod
+    def from_rank(cls, rank: int) -> Result:
+        """The result whose :attr:`rank` is ``rank``."""
+        kind = Kind(rank // _KIND_BASE)
+        if kind == Kind.NOTHING:
+            return NOTHING
+        face = 100 - (rank % _KIND_BASE) // _FACE_BASE
+        third = rank % _FACE_BASE
+        return cls(kind, face, None if third == 0 else 100 - third)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return self.rank < other.rank
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return self.rank <= other.rank
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return self.rank > other.rank
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return self.rank >= other.rank
+
+    def __str__(self) -> str:
+        if self.kind == Kind.NOTHING:
+            return "nothing"
+        if self.kind == Kind.TRIPLE:
+            return f"triple {self.face}s"
+        third = "no third die" if self.third is None else f"third die {self.third}"
+        return f"pair of {self.face}s, {third}"
+
+
+NOTHING = Result(Kind.NOTHING)
+"""The result of a roll with no pair: a failure."""
+
+ONES = Result.pair(1)
+"""The only success of a single die or of a stat at 1: the lowest pair, with no third die."""
+
+
+def check_keep(keep: str) -> None:
+    """Raise ValueError unless ``keep`` is one of :data:`KEEP_MODES`."""
+    if keep not in KEEP_MODES:
+        raise ValueError(f"unknown keep mode {keep!r}; expected one of {', '.join(KEEP_MODES)}")
+
+
+def read_roll(
+    faces: Sequence[int],
+    *,
+    keep: str = "lowest_three",
+    crit_allowed: bool = True,
+    only_ones: bool = False,
+) -> Result:
+    """Read a rolled (or wiggled) pool into a :class:`Result`.
+
+    Args:
+        faces: the faces of the pool, in any order.
+        keep: ``"lowest_three"`` or ``"best_set"`` (see the module docstring).
+        crit_allowed: False for a stat at 2: a triple counts as a pair of its face, with that
+            face as third die (under ``best_set``: the lowest pair, the lowest other die third).
+        only_ones: True for a stat at 1: the roll succeeds, as :data:`ONES`, only if a die
+            shows 1. A single die is always read this way; no dice read as nothing.
+    """
+    check_keep(keep)
+    n = len(faces)
+    if n == 0:
+        return NOTHING
+    if n == 1 or only_ones:
+        return ONES if min(faces) == 1 else NOTHING
+    if n == 2:
+        a, b = faces
+        return Result.pair(a) if a == b else NOTHING
+    if keep == "lowest_three":
+        a, b, c = sorted(faces)[:3]
+        if a == c:
+            return Result.triple(a) if crit_allowed else Result.pair(a, a)
+        if a == b:
+            return Result.pair(a, c)
+        if b == c:
+            return Result.pair(b, a)
+        return NOTHING
+    counts = Counter(faces)
+    if crit_allowed:
+        triples = [face for face, count in counts.items() if count >= 3]
+        if triples:
+            return Result.triple(min(triples))
+    pairs = [face for face, count in counts.items() if count >= 2]
+    if not pairs:
+        return NOTHING
+    face = min(pairs)
+    return Result.pair(face, pair_third(faces, face))
+
+
+def pair_third(faces: Sequence[int], face: int) -> int | None:
+    """The lowest die of ``faces`` other than two dice showing ``face`` (None if there is none)."""
+    rest = sorted(faces)
+    rest.remove(face)
+    rest.remove(face)
+    return rest[0] if rest else None
+
+
+def roll_pool(dice: Dice, count: int, sides: int) -> tuple[int, ...]:
+    """Roll a pool of ``count`` dice of ``sides`` faces on a combat's stream."""
+    return tuple(dice.rolls(count, sides))
+
+
+class Outcome(StrEnum):
+    """What an attack comes to (RULINGS part C, "Resolving an attack")."""
+
+    FUMBLE = "fumble"
+    """The attacker has no pair: a critical failure; the caller rolls the fumble d6."""
+    DEFENDED = "defended"
+    CRITICAL_DEFENSE = "critical_defense"
+    """The defender's triple beats the attack (its effect depends on the defense form)."""
+    HIT = "hit"
+    CRITICAL_HIT = "critical_hit"
+    CRIT_REDUCED = "crit_reduced"
+    """An attacker triple cut to a standard hit by a defender pair lower than its face."""
+    TIE = "tie"
+    """A full tie: the caller re-rolls both sides."""
+
+
+FAILED_DEFENSES = frozenset({Outcome.HIT, Outcome.CRITICAL_HIT, Outcome.CRIT_REDUCED})
+"""The outcomes in which the attack lands (a missile defense may still be saved by armor)."""
+
+
+def resolve(attack: Result, defense: Result) -> Outcome:
+    """Resolve an attack result against the defense result the defender chose.
+
+    Attacker with no pair: fumble. Attacker pair: the defender is hit unless its result is
+    better (a triple is a critical defense). Attacker triple: a lower triple is a critical
+    defense; a pair lower than the triple's face cuts it to a standard hit; anything else takes
+    a critical hit. Equal results are a tie, re-rolled by the caller.
+    """
+    if attack.kind == Kind.NOTHING:
+        return Outcome.FUMBLE
+    if defense > attack:
+        return Outcome.CRITICAL_DEFENSE if defense.kind == Kind.TRIPLE else Outcome.DEFENDED
+    if defense == attack:
+        return Outcome.TIE
+    if attack.kind == Kind.PAIR:
+        return Outcome.HIT
+    if defense.kind == Kind.PAIR and defense.face < attack.face:
+        return Outcome.CRIT_REDUCED
+    return Outcome.CRITICAL_HIT

@@ -1,0 +1,211 @@
+"""The Target 10 combatant on the hot path: fixed stats, and its state during one combat.
+
+:class:`Stats` is built once per run from a validated stat block (no pydantic in the loop);
+:class:`T10Fighter` carries one combat's state: position, luck, this round's declaration and the
+conditions the actions leave (on the ground, pinned, disarmed, unconscious, held off).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sim.combatant import Fighter
+from sim.dice import DiceExpr
+from sim.rules.target10 import values
+from sim.rules.target10.actions import KILL, NONE, defend_bonus
+from sim.rules.target10.luck import luck_cap
+from sim.rules.target10.movements import HOLD
+from sim.rules.target10.tactics import (
+    DEFAULT_RULES,
+    compile_rules,
+    declaration_codes,
+    parse_condition,
+)
+from sim.tactics import TARGETS
+
+if TYPE_CHECKING:
+    from sim.rules.target10.models import Combatant, CombatOptions
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """A combatant's fixed numbers under the scenario's options."""
+
+    hd: int
+    str_mod: int
+    dex_mod: int
+    cha_mod: int
+    fight: int            # FIGHT with its weapon
+    fight_unarmed: int    # FIGHT without the weapon bonus (disarmed)
+    shoot: int            # SHOOT with its ranged weapon (0 if none)
+    shoot_melee: int      # SHOOT with its hand weapon's bonus (a melee Disarm)
+    shoot_unarmed: int    # SHOOT without a weapon bonus
+    defense: int          # DEFENSE
+    charge_dex: int       # what a charge takes off DEFENSE (the DEX bonus, if positive)
+    charge_str: int       # what a charge adds to FIGHT (the extra STR bonus, if positive)
+    defend: int           # what Defend adds to DEFENSE
+    reach: float
+    range: float
+    speed: float
+    melee_damage: DiceExpr
+    ranged_damage: DiceExpr | None
+    melee_sides: int      # the melee damage die when it is a single die (else 0) ...
+    melee_add: int        # ... and what is added to it, STR modifier included
+    ranged_sides: int
+    ranged_add: int
+    venturer: bool
+    skill: int
+    resist: int           # the TV others' negotiation is tested against
+    situational: int
+    luck: int
+    luck_policy: str
+    push_away: bool
+    choose: Any
+    each_action: bool
+    decide: Any           # compiled rules, or None for a fixed declaration
+    fixed: tuple[int, int]
+    home: int             # -1 for the first side, +1 for the others (flight direction on a tie)
+
+    @classmethod
+    def of(cls, model: Combatant, options: CombatOptions, side: int) -> Stats:
+        """Read a validated stat block under the rule options."""
+        formula = options.ability_modifier
+
+        def modifier(score: int, given: int | None) -> int:
+            return given if given is not None else values.ability_modifier(score, formula)
+
+        str_mod = modifier(model.strength, model.strength_mod)
+        dex_mod = modifier(model.dexterity, model.dexterity_mod)
+        cha_mod = modifier(model.charisma, model.charisma_mod)
+        hd = model.hit_dice
+        weapon = model.weapon
+        ranged = model.ranged
+        tactics = model.tactics
+        decide = None
+        fixed = (HOLD, KILL)
+        if tactics.declare is not None:
+            fixed = declaration_codes(tactics.declare.movement, tactics.declare.action)
+        else:
+            rules = (
+                [(r.condition, r.then) for r in tactics.rules]
+                if tactics.rules is not None
+                else [(_parsed(c), d) for c, d in DEFAULT_RULES]
+            )
+            decide = compile_rules(
+                [(c, declaration_codes(_get(d, "movement"), _get(d, "action"))) for c, d in rules]
+            )
+        cap = luck_cap(model.skill_level, options.luck_caps.model_dump())
+        melee = DiceExpr.parse(weapon.damage)
+        shot = DiceExpr.parse(ranged.damage) if ranged is not None else None
+        return cls(
+            hd=hd,
+            str_mod=str_mod,
+            dex_mod=dex_mod,
+            cha_mod=cha_mod,
+            fight=values.fight(hd, str_mod, weapon.bonus),
+            fight_unarmed=values.fight(hd, str_mod, 0),
+            shoot=values.shoot(hd, dex_mod, ranged.bonus) if ranged is not None else 0,
+            shoot_melee=values.shoot(hd, dex_mod, weapon.bonus),
+            shoot_unarmed=values.shoot(hd, dex_mod, 0),
+            defense=values.defense(hd, dex_mod, model.armor),
+            charge_dex=max(dex_mod, 0) if options.charge_drops_dex else 0,
+            charge_str=max(str_mod, 0) * (options.charge_str_factor - 1),
+            defend=defend_bonus(dex_mod, options.defend_minimum),
+            reach=weapon.reach,
+            range=ranged.range if ranged is not None else 0.0,
+            speed=model.speed,
+            melee_damage=melee,
+            ranged_damage=shot,
+            melee_sides=melee.sides if melee.count == 1 else 0,
+            melee_add=melee.modifier + str_mod,
+            ranged_sides=shot.sides if shot is not None and shot.count == 1 else 0,
+            ranged_add=(shot.modifier if shot is not None else 0) + dex_mod,
+            venturer=model.venturer,
+            skill=model.skill,
+            resist=cha_mod + (model.skill if model.venturer else 0),
+            situational=model.situational,
+            luck=model.luck if model.luck is not None else cap,
+            luck_policy=tactics.luck,
+            push_away=tactics.push == "away",
+            choose=TARGETS[tactics.target],
+            each_action=tactics.retarget == "each_action",
+            decide=decide,
+            fixed=fixed,
+            home=-1 if side == 0 else 1,
+        )
+
+
+def _parsed(condition: str | None):
+    return parse_condition(condition) if condition is not None else None
+
+
+def _get(declaration: Any, key: str) -> str:
+    return declaration[key] if isinstance(declaration, dict) else getattr(declaration, key)
+
+
+class T10Fighter(Fighter):
+    """A combatant in one Target 10 combat."""
+
+    __slots__ = (
+        "act",
+        "attacked",
+        "charging",
+        "defending",
+        "dex_mod",
+        "dv",
+        "edge",
+        "fled",
+        "fleeing",
+        "hampered",
+        "held_until",
+        "hold_round",
+        "holding",
+        "init",
+        "last_act",
+        "last_move",
+        "luck",
+        "move",
+        "on_ground",
+        "pinned_by",
+        "pinning",
+        "pos",
+        "range",
+        "reach",
+        "speed",
+        "stats",
+        "wake_round",
+        "weapon_at",
+    )
+
+    def __init__(self, name: str, side: int, index: int, hp: int, stats: Stats,
+                 pos: float) -> None:
+        super().__init__(name, side, index, hp)
+        self.stats = stats
+        self.dex_mod = stats.dex_mod
+        self.reach = stats.reach
+        self.range = stats.range
+        self.speed = stats.speed
+        self.pos = pos
+        self.luck = stats.luck
+        self.move = HOLD
+        self.act = NONE
+        self.init = 0
+        self.last_move = -1
+        self.last_act = -1
+        self.on_ground = False
+        self.hampered = 0  # ground and pin penalties, kept up to date by the round process
+        self.dv = stats.defense  # DEFENSE this round (charge and Defend change it)
+        self.pinned_by: T10Fighter | None = None
+        self.pinning: T10Fighter | None = None
+        self.weapon_at: float | None = None
+        self.fleeing = False
+        self.fled = False
+        self.charging = False
+        self.defending = False
+        self.attacked = -1
+        self.wake_round = -1
+        self.held_until = -1
+        self.holding: list[T10Fighter] | None = None
+        self.hold_round = -1
+        self.edge: tuple[T10Fighter, int] | None = None

@@ -1,0 +1,59 @@
+"""The seven movements: Advance, Charge, Flee, Hold, Maneuver, Stand, Withdraw.
+
+Target 10 text, "Movements", as RULINGS part B reads it. Positions are paces on a line; a
+combatant moves towards or away from its opponent (its target), never past it:
+
+- Advance: keeps its guard up and moves 3 paces towards its opponent (``advance_paces``),
+  stopping once the opponent is within its melee reach.
+- Charge: triple speed (``run_multiplier`` x ``speed``: 30 paces for humans) towards the opponent,
+  stopping within reach; no DEX bonus to DEFENSE this round, double STR bonus on the attack.
+- Flee: full speed (30 paces) away from the nearest enemy, back turned: attacks on it succeed
+  automatically; a fleer that gets away (option ``escape``) is out of the fight, ``fled``.
+- Hold: no move, unless pushed by a maneuvering opponent.
+- Maneuver: no move of its own; a successful attack this round deals no damage but moves the
+  opponent 3 paces (``maneuver_paces``) the way the attacker likes (``tactics.push``).
+- Stand: gets up off the ground; fails while being attacked (option ``stand_blocked_by``).
+- Withdraw: keeps its guard up and moves 3 paces back (``withdraw_paces``); it may still attack,
+  but only an opponent who is advancing (option ``withdraw_attacks``), and it strikes before
+  stepping back (a fighting retreat).
+
+A pinned combatant cannot move; one on the ground can only stand. Their other movements are
+held (RULINGS: the text gives no way to move while held or lying down).
+"""
+
+from __future__ import annotations
+
+MOVEMENTS = ("advance", "charge", "flee", "hold", "maneuver", "stand", "withdraw")
+ADVANCE, CHARGE, FLEE, HOLD, MANEUVER, STAND, WITHDRAW = range(len(MOVEMENTS))
+#: Movements that change the mover's own position (held when pinned or on the ground).
+TRAVEL = frozenset({ADVANCE, CHARGE, FLEE, WITHDRAW})
+
+
+def approach(pos: float, target_pos: float, paces: float, reach: float) -> float:
+    """Move up to ``paces`` towards ``target_pos``, stopping as soon as it is within ``reach``."""
+    gap = target_pos - pos
+    distance = abs(gap)
+    if distance <= reach:
+        return pos
+    step = min(paces, distance - reach)
+    return pos + step if gap > 0 else pos - step
+
+
+def retreat(pos: float, from_pos: float, paces: float, home: int) -> float:
+    """Move ``paces`` away from ``from_pos`` (towards ``home``, -1 or +1, when on the same spot)."""
+    if pos > from_pos:
+        return pos + paces
+    if pos < from_pos:
+        return pos - paces
+    return pos + home * paces
+
+
+def push(target_pos: float, attacker_pos: float, paces: float, away: bool, home: int) -> float:
+    """Where a maneuvering attacker's hit moves its opponent: ``paces`` away or towards it.
+
+    Towards the attacker never goes past it; on the same spot, "away" is towards the target's
+    own ``home`` side.
+    """
+    if away:
+        return retreat(target_pos, attacker_pos, paces, home)
+    return approach(target_pos, attacker_pos, paces, 0.0)

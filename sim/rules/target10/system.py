@@ -1,0 +1,158 @@
+"""Target 10 as a rule system of the engine (``rules: target10``).
+
+Binds the scenario models (:mod:`~sim.rules.target10.models`) to the round process
+(:mod:`~sim.rules.target10.round`), or, for ``options: {kind: test}``, to the tests outside combat
+(:mod:`~sim.rules.target10.extended`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from sim.dice import Dice, DiceExpr
+from sim.engine import Combat
+from sim.rules.target10.combatant import Stats, T10Fighter
+from sim.rules.target10.extended import TesterFighter, TestPlay, tester_values
+from sim.rules.target10.luck import luck_cap
+from sim.rules.target10.models import Combatant, CombatOptions, Tester, TestOptions
+from sim.rules.target10.narration import NARRATION, time_label
+from sim.rules.target10.round import RoundRules, Rounds
+from sim.scenario.problems import Problem
+from sim.scenario.schema import Scenario
+
+
+class Target10Prepared:
+    """A Target 10 combat scenario ready to play combat after combat."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        options = scenario.options
+        self.rules = RoundRules(options)
+        distance = options.start_distance
+        self.roster = []
+        for spec in scenario.combatants:
+            model = spec.stats
+            position = model.position if model.position is not None else spec.side * distance
+            stats = Stats.of(model, options, spec.side)
+            self.roster.append((spec.name, spec.side, DiceExpr.parse(model.hp), stats, position,
+                                model.on_ground))
+
+    def spawn(self, dice: Dice) -> list[T10Fighter]:
+        """Fresh fighters, hit point dice rolled in scenario order."""
+        fighters = []
+        for index, (name, side, hp, stats, position, on_ground) in enumerate(self.roster):
+            f = T10Fighter(name, side, index, hp.roll(dice), stats, position)
+            if on_ground:
+                f.on_ground = True
+                f.hampered = self.rules.ground_pen
+            fighters.append(f)
+        return fighters
+
+    def start(self, combat: Combat) -> None:
+        """Start the round process."""
+        Rounds(combat, self.rules).start()
+
+
+class TestPrepared:
+    """A scenario of a test outside combat."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.options = scenario.options
+        self.roster = [
+            (spec.name, spec.side, tester_values(spec.stats, scenario.options))
+            for spec in scenario.combatants
+        ]
+
+    def spawn(self, dice: Dice) -> list[TesterFighter]:
+        """Fresh testers (nothing is rolled)."""
+        return [
+            TesterFighter(name, side, index, *numbers)
+            for index, (name, side, numbers) in enumerate(self.roster)
+        ]
+
+    def start(self, combat: Combat) -> None:
+        """Start the test."""
+        TestPlay(combat, self.options).start()
+
+
+class Target10System:
+    """``rules: target10``: rounds of declared movements and actions, or tests outside combat."""
+
+    name = "target10"
+    title = "Target 10"
+    default_time_limit_s = 3600.0
+    narration = NARRATION
+
+    @staticmethod
+    def time_label(t: float) -> str:
+        """``round N`` for simulation time ``t``."""
+        return time_label(t)
+
+    def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
+        """Combat options, or test options when ``kind: test``."""
+        return TestOptions if raw.get("kind") == "test" else CombatOptions
+
+    def combatant_model(self, options: BaseModel) -> type[BaseModel]:
+        """A fighter's stat block, or a tester's in a test scenario."""
+        return Tester if options.kind == "test" else Combatant
+
+    def check(self, scenario: Scenario) -> list[Problem]:
+        """Rules that involve several fields: luck caps, negotiators, the shape of a test."""
+        problems: list[Problem] = []
+        options = scenario.options
+        file = scenario.file
+        caps = options.luck_caps.model_dump()
+        for spec in scenario.combatants:
+            model = spec.stats
+            cap = luck_cap(model.skill_level, caps)
+            if model.luck is not None and model.luck > cap:
+                level = model.skill_level or "no skill level"
+                problems.append(Problem(
+                    file, (*spec.path, "luck"), None, f"{model.luck} luck points for {spec.name}",
+                    f"at most {cap} for {level} (luck_caps; set skill_level: low for up to "
+                    f"{caps['low']})"))
+            if options.kind != "test" and not model.venturer and _negotiates(model):
+                problems.append(Problem(
+                    file, (*spec.path, "tactics"), None,
+                    f"a negotiate action for {spec.name}, who is not a venturer",
+                    "negotiate only for venturers (venturer: true)"))
+        if options.kind == "test":
+            if len(scenario.side_names) != 2:
+                problems.append(Problem(
+                    file, ("sides",), None, f"{len(scenario.side_names)} sides",
+                    "two sides in a test: the testers, then the opposition"))
+            elif options.mode == "extended" and all(s.stats.nature for s in scenario.combatants
+                                                     if s.side == 0):
+                problems.append(Problem(
+                    file, ("sides", 0), None, "no character on the testing side",
+                    "at least one tester who is not nature"))
+            elif options.mode == "contest" and not any(
+                    not s.stats.nature for s in scenario.combatants if s.side == 1):
+                problems.append(Problem(
+                    file, ("sides", 1), None, "no character on the second side",
+                    "someone to contest the test (nature never rolls)"))
+        elif scenario.time_limit_s < 60:
+            problems.append(Problem(
+                file, ("time_limit",), None, f"{scenario.time_limit_s:g} s",
+                "at least one round of 60 s"))
+        return problems
+
+    def prepare(self, scenario: Scenario) -> Target10Prepared | TestPrepared:
+        """Plain objects for the hot path."""
+        if scenario.options.kind == "test":
+            return TestPrepared(scenario)
+        return Target10Prepared(scenario)
+
+
+def _negotiates(model: Combatant) -> bool:
+    tactics = model.tactics
+    if tactics.declare is not None:
+        return tactics.declare.action == "negotiate"
+    if tactics.rules is not None:
+        return any(rule.then.action == "negotiate" for rule in tactics.rules)
+    return False
+
+
+TARGET10 = Target10System()

@@ -1,0 +1,52 @@
+"""Ability modifiers and the three combat values: FIGHT, SHOOT, DEFENSE.
+
+Target 10 text, "Combat Tests": FIGHT = Hit Dice + Strength modifier + weapon bonus, SHOOT = Hit
+Dice + Dexterity modifier + weapon bonus, DEFENSE = Hit Dice + Dexterity modifier + armor bonus.
+The attacker compares FIGHT (hand-held weapons) or SHOOT (thrown and missile weapons) with the
+defender's DEFENSE; the difference is the bonus or penalty, never beyond +/-10, and situational
+modifiers add at most +/-3 more.
+
+RULINGS part B: the modifier of an ability score is ``ceil((score - 10) / 2)`` (option
+``ability_modifier: ceil_half``), which gives every modifier the text prints (12 -> +1,
+14 -> +2, 15 -> +3, 18 -> +4); ``floor_half`` is the other common reading.
+"""
+
+from __future__ import annotations
+
+#: Ways to turn an ability score into its modifier (option ``ability_modifier``).
+MODIFIER_FORMULAS = ("ceil_half", "floor_half")
+
+
+def ability_modifier(score: int, formula: str = "ceil_half") -> int:
+    """The modifier of an ability score: ``ceil((score - 10) / 2)`` by default."""
+    if formula == "ceil_half":
+        return -((10 - score) // 2)
+    if formula == "floor_half":
+        return (score - 10) // 2
+    raise ValueError(f"unknown ability modifier formula {formula!r}")
+
+
+def clamp(value: int, limit: int) -> int:
+    """``value`` kept within ``[-limit, +limit]``."""
+    return -limit if value < -limit else limit if value > limit else value
+
+
+def fight(hit_dice: int, strength_mod: int, weapon_bonus: int) -> int:
+    """Melee attack value (FIGHT)."""
+    return hit_dice + strength_mod + weapon_bonus
+
+
+def shoot(hit_dice: int, dexterity_mod: int, weapon_bonus: int) -> int:
+    """Ranged attack value (SHOOT)."""
+    return hit_dice + dexterity_mod + weapon_bonus
+
+
+def defense(hit_dice: int, dexterity_mod: int, armor_bonus: int) -> int:
+    """Defense value (DEFENSE)."""
+    return hit_dice + dexterity_mod + armor_bonus
+
+
+def combat_modifier(attack: int, defense_value: int, situational: int = 0,
+                    value_clamp: int = 10, situational_clamp: int = 3) -> int:
+    """A combat test's modifier: (attack - DEFENSE) within +/-10, plus situational within +/-3."""
+    return clamp(attack - defense_value, value_clamp) + clamp(situational, situational_clamp)

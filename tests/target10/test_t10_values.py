@@ -1,0 +1,69 @@
+"""Target 10's worked examples: ability modifiers, FIGHT, SHOOT, DEFENSE, the combat modifier."""
+
+from __future__ import annotations
+
+import pytest
+from t10_helpers import d6, d20, man, of, run, t10
+
+from sim.rules.target10.combatant import Stats
+from sim.rules.target10.values import ability_modifier, clamp, combat_modifier, defense, fight
+from sim.scenario.loader import load_scenario
+from tests.conftest import SCENARIOS
+
+
+@pytest.mark.parametrize(("score", "modifier"), [(12, 1), (14, 2), (15, 3), (18, 4)])
+def test_the_texts_modifiers(score, modifier):
+    assert ability_modifier(score) == modifier
+
+
+def test_modifier_formula_both_ways():
+    assert [ability_modifier(s) for s in (3, 8, 9, 10, 11)] == [-3, -1, 0, 0, 1]
+    assert [ability_modifier(s, "floor_half") for s in (3, 9, 11, 15)] == [-4, -1, 0, 2]
+
+
+def test_cole_and_francois_values_and_bonuses():
+    scenario = load_scenario(SCENARIOS / "t10-cole-vs-francois.yaml")
+    cole, francois = (Stats.of(c.stats, scenario.options, c.side) for c in scenario.combatants)
+    assert (cole.fight, cole.defense) == (11, 7)
+    assert (francois.fight, francois.defense) == (10, 10)
+    assert combat_modifier(cole.fight, francois.defense) == 1
+    assert combat_modifier(francois.fight, cole.defense) == 3
+    assert fight(6, 3, 2) == 11 and defense(7, 3, 0) == 10
+
+
+def test_cole_and_francois_bonuses_in_a_played_round():
+    scenario = load_scenario(SCENARIOS / "t10-cole-vs-francois.yaml")
+    data = scenario.data
+    for side in data["sides"]:
+        side["combatants"][0]["hp"] = 30
+    data["time_limit"] = 60
+    # Cole d6=1 (+1), Francois d6=6 (+3): Francois first; both miss.
+    _combat, trace, _ = run(data, d6(1, 6) + d20(1, 1))
+    assert [(e.actor, e.data["modifier"]) for e in of(trace, "attack")] == [
+        ("Francois", 3), ("Captain Cole", 1)]
+
+
+def test_clamps():
+    assert combat_modifier(30, 0) == 10 and combat_modifier(0, 30) == -10
+    assert combat_modifier(0, 0, 7) == 3 and combat_modifier(0, 0, -7) == -3
+    assert combat_modifier(25, 0, 5) == 13 and clamp(-4, 3) == -3
+
+
+def test_combat_test_succeeds_on_12_and_options_move_it():
+    red = [man("A", hp=30)]
+    blue = [man("B", action="none", hp=30)]
+    _, trace, _ = run(t10(red, blue), d6(6, 1) + d20(12) + d6(1))
+    assert of(trace, "attack")[0].data["hit"]
+    _, trace, _ = run(t10(red, blue), d6(6, 1) + d20(11))
+    assert not of(trace, "attack")[0].data["hit"]
+    _, trace, _ = run(t10(red, blue, options={"combat_target": 10}), d6(6, 1) + d20(11) + d6(1))
+    assert of(trace, "attack")[0].data["hit"]
+
+
+def test_damage_is_1d6_plus_str_never_below_1():
+    red = [man("A", strength=18, hp=30), man("W", strength=3, hp=30)]
+    blue = [man("B", action="none", hp=40)]
+    # A (+4) and W (-3) both hit B: 2+4 = 6, and 1-3 -> 1.
+    _, trace, fighters = run(t10(red, blue), d6(6, 5, 1) + d20(20) + d6(2) + d20(20) + d6(1))
+    assert [e.data["amount"] for e in of(trace, "damage")] == [6, 1]
+    assert fighters["B"].hp == 33
