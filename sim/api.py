@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.runner import DEFAULT_CHUNK, iter_chunks, trace_combat
+from sim.runner import DEFAULT_CHUNK, trace_combat
 from sim.scenario.loader import load_scenario
 from sim.scenario.schema import Scenario
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from sim.store import RunStore
 
 
 @dataclass
@@ -46,6 +48,65 @@ class RunResult:
         return written
 
 
+class StoredRunResult(RunResult):
+    """A run streamed to a directory (``simulate(out=...)``).
+
+    Its summary is at hand; its tables are read back from the directory the first time they are
+    asked for (they hold every row: for millions of combats, read the Parquet dataset in parts).
+    """
+
+    def __init__(
+        self, scenario: Scenario, seed: int, runs: int, summary: dict[str, Any], store: RunStore
+    ) -> None:
+        self.store = store
+        self._outcomes: pd.DataFrame | None = None
+        self._combatants: pd.DataFrame | None = None
+        super().__init__(scenario, seed, runs, None, summary, None)
+
+    @property
+    def outcomes(self) -> pd.DataFrame:
+        """One row per combat, read from ``outcomes.parquet/``."""
+        if self._outcomes is None:
+            self._outcomes = self.store.read()
+        return self._outcomes
+
+    @outcomes.setter
+    def outcomes(self, value: pd.DataFrame | None) -> None:
+        self._outcomes = value
+
+    @property
+    def combatants(self) -> pd.DataFrame | None:
+        """One row per combatant per combat (with ``detail``), read from the directory."""
+        if self._combatants is None and self.store.detail:
+            from sim.store import COMBATANTS
+
+            self._combatants = self.store.read(COMBATANTS)
+        return self._combatants
+
+    @combatants.setter
+    def combatants(self, value: pd.DataFrame | None) -> None:
+        self._combatants = value
+
+    def save(self, directory: str | Path, csv: bool = True) -> list[Path]:
+        """Copy the run's tables and summary to ``directory`` (nothing to do for its own)."""
+        if Path(directory).resolve() == self.store.directory.resolve():
+            return self.store.finish(self.summary, csv)
+        return super().save(directory, csv)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`simulate`; ``result`` holds the combats finished before it.
+
+    With ``out``, every finished chunk is on disk and ``simulate(..., resume=True)`` plays only
+    the rest. Without, ``result`` is all that is left of the run.
+    """
+
+    def __init__(self, result: RunResult, total: int) -> None:
+        super().__init__(f"interrupted after {result.runs} of {total} combats")
+        self.result = result
+        self.total = total
+
+
 def _scenario(scenario: Scenario | str | Path) -> Scenario:
     return scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
 
@@ -58,8 +119,17 @@ def simulate(
     detail: bool = False,
     chunk_size: int = DEFAULT_CHUNK,
     variant: str = "base",
+    first: int = 0,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    progress: bool = False,
 ) -> RunResult:
     """Play ``runs`` combats of a scenario and summarize them.
+
+    The combats are played in chunks of ``chunk_size`` on every core (or a Dask cluster); the
+    tables are the same, row for row, whatever the workers, the chunk size or the scheduler.
 
     Args:
         scenario: a loaded scenario or the path of its file.
@@ -68,22 +138,126 @@ def simulate(
         detail: also build the per-combatant table.
         chunk_size: combats per chunk (does not change any result).
         variant: the name written in the tables' ``variant`` column.
+        first: the index of the first combat (combats ``first`` .. ``first + runs - 1``).
+        workers: processes on this machine (default: every core; 1 plays in this process). With
+            ``scheduler="local"``, the size of the local Dask cluster.
+        scheduler: a Dask scheduler address (``tcp://host:8786``) to play the chunks on its
+            workers, or ``"local"`` to start a local Dask cluster.
+        out: a directory to stream the run into, chunk by chunk (see :mod:`sim.store`): memory
+            stays flat, and the result's tables are read back from there when asked for.
+        resume: with ``out``, play only the chunks not already there (same scenario, seed,
+            runs and chunk size as the run that wrote them).
+        progress: draw a progress bar on stderr (only when stderr is a terminal).
+
+    Raises:
+        RunInterrupted: on Ctrl-C, with the result of the combats finished so far.
+        sim.store.StoreMismatch: ``resume`` into a directory that holds a different run.
     """
-    from analysis.summary import summarize
-    from analysis.tables import combatants_frame, outcomes_frame
+    from sim.parallel import RunSpec, executor_for
+    from sim.progress import progress_bar
+    from sim.runner import chunk_bounds
 
     scenario = _scenario(scenario)
     runs = scenario.runs if runs is None else runs
     seed = scenario.seed if seed is None else seed
-    records: list[tuple] = []
-    details: list[tuple] = []
-    for chunk in iter_chunks(scenario, seed, runs, chunk_size, detail):
-        records.extend(chunk.records)
-        details.extend(chunk.combatants)
-    outcomes = outcomes_frame(records, scenario.side_names, scenario.name, variant)
-    combatants = combatants_frame(details, scenario.name, variant) if detail else None
-    summary = summarize(outcomes, scenario.side_names, scenario.name, seed)
-    return RunResult(scenario, seed, runs, outcomes, summary, combatants)
+    if resume and out is None:
+        raise ValueError("resume needs out: the directory of the run to finish")
+    bounds = chunk_bounds(runs, chunk_size, first)
+    run = _StreamedRun(scenario, seed, detail, variant, out, resume, first, runs, chunk_size)
+    todo = [(start, stop) for start, stop in bounds if start not in run.done]
+    try:
+        with executor_for(workers, scheduler, len(todo), scenario) as executor:
+            spec = RunSpec.of(scenario, seed, detail, check=executor.remote)
+            playing = executor.play(spec, todo)
+            try:
+                with progress_bar(runs, runs - _count(todo), progress) as bar:
+                    for chunk in playing:
+                        run.add(chunk)
+                        bar.advance(chunk.stop - chunk.start)
+            finally:
+                playing.close()  # cancels what is left if the loop did not finish
+    except KeyboardInterrupt:
+        raise RunInterrupted(run.result(), runs) from None
+    return run.result(complete=True)
+
+
+def _count(bounds: list[tuple[int, int]]) -> int:
+    return sum(stop - start for start, stop in bounds)
+
+
+class _StreamedRun:
+    """Collects the chunks of a run as they finish: in memory, or into a :class:`RunStore`."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        seed: int,
+        detail: bool,
+        variant: str,
+        out: str | Path | None,
+        resume: bool,
+        first: int,
+        runs: int,
+        chunk_size: int,
+    ) -> None:
+        self.scenario = scenario
+        self.seed = seed
+        self.detail = detail
+        self.variant = variant
+        self.chunks: dict[int, object] = {}
+        self.store = None
+        self.tally = None
+        self.done: set[int] = set()
+        if out is not None:
+            from sim.store import RunStore, Tally
+
+            self.store = RunStore.open(
+                out, scenario, seed, first, runs, chunk_size, detail, variant, resume
+            )
+            self.tally = Tally(scenario.side_names)
+            self.done = self.store.done()
+            # The chunks already on disk count in the summary, read back one at a time.
+            for start, frame in self.store.done_frames(self.tally.columns):
+                self.tally.add(start, frame)
+
+    def add(self, chunk) -> None:
+        if self.store is None:
+            self.chunks[chunk.start] = chunk
+            return
+        frame = self.store.write(chunk, self.scenario.name)
+        self.tally.add(chunk.start, frame)
+
+    def result(self, complete: bool = False) -> RunResult:
+        scenario = self.scenario
+        if self.store is not None:
+            tally = self.tally
+            if not complete:
+                # Interrupted, perhaps between writing a chunk and counting it: count what is
+                # on disk, chunk by chunk.
+                from sim.store import Tally
+
+                tally = Tally(scenario.side_names)
+                for start, frame in self.store.done_frames(tally.columns):
+                    tally.add(start, frame)
+            summary = tally.summary(scenario.name, self.seed)
+            if complete:
+                self.store.finish(summary)
+            return StoredRunResult(scenario, self.seed, tally.runs, summary, self.store)
+        from analysis.summary import summarize
+        from analysis.tables import combatants_frame, outcomes_frame
+
+        records: list[tuple] = []
+        details: list[tuple] = []
+        for start in sorted(self.chunks):
+            chunk = self.chunks[start]
+            records.extend(chunk.records)
+            details.extend(chunk.combatants)
+        outcomes = outcomes_frame(records, scenario.side_names, scenario.name, self.variant)
+        combatants = (
+            combatants_frame(details, scenario.name, self.variant) if self.detail else None
+        )
+        summary = summarize(outcomes, scenario.side_names, scenario.name, self.seed)
+        return RunResult(scenario, self.seed, len(records), outcomes, summary, combatants)
 
 
 def replay(scenario: Scenario | str | Path, combat: int, seed: int | None = None) -> str:

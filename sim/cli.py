@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from sim.runner import DEFAULT_CHUNK
 from sim.scenario.problems import ScenarioError
 
 #: Exit code for bad input (a scenario that cannot be run, a bad option value).
@@ -63,6 +64,42 @@ def cli() -> None:
     """
 
 
+def engine_options(command):
+    """``--workers``, ``--scheduler``, ``--chunk-size`` and ``--quiet``: how a run is played."""
+    for option in reversed(
+        [
+            click.option(
+                "--workers",
+                type=click.IntRange(1, 4096),
+                default=None,
+                help="Worker processes (default: every core; 1 plays in this process). With "
+                "--scheduler local, the size of the local Dask cluster.",
+            ),
+            click.option(
+                "--scheduler",
+                default=None,
+                metavar="ADDRESS|local",
+                help="Play the chunks on a Dask cluster: its scheduler's address "
+                "(tcp://host:8786), or 'local' to start one on this machine.",
+            ),
+            click.option(
+                "--chunk-size",
+                type=click.IntRange(1, 10**9),
+                default=DEFAULT_CHUNK,
+                show_default=True,
+                help="Combats per chunk, the unit of work of a worker (never changes a result).",
+            ),
+            click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr."),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
+#: Exit code after Ctrl-C (the shell's 128 + SIGINT).
+EXIT_INTERRUPTED = 130
+
+
 @cli.command()
 @scenario_argument
 @click.option(
@@ -76,7 +113,13 @@ def cli() -> None:
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Directory to save outcomes (Parquet and CSV) and summary.json into.",
+    help="Directory to stream outcomes into as chunks finish (a Parquet dataset), then CSV "
+    "copies and summary.json.",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Finish the run in --out: play only the chunks not already there.",
 )
 @click.option(
     "--detail/--no-detail",
@@ -84,29 +127,72 @@ def cli() -> None:
     help="Also build the per-combatant table (saved with --out).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@engine_options
 @handles_bad_input
 def run(
     scenario: Path,
     runs: int | None,
     seed: int | None,
     out: Path | None,
+    resume: bool,
     detail: bool,
     as_json: bool,
+    workers: int | None,
+    scheduler: str | None,
+    chunk_size: int,
+    quiet: bool,
 ) -> None:
-    """Run SCENARIO many times and print win rates with 95% confidence intervals."""
-    from sim.api import simulate
+    """Run SCENARIO many times and print win rates with 95% confidence intervals.
 
-    result = simulate(scenario, runs=runs, seed=seed, detail=detail)
-    if out is not None:
-        result.save(out)
+    The combats are played on every core (or a Dask cluster with --scheduler); the results are
+    the same whatever the workers. Ctrl-C prints the summary of the combats finished so far;
+    with --out, run the same command again with --resume to finish.
+    """
+    from sim.api import RunInterrupted, simulate
+    from sim.store import StoreMismatch
+
+    if resume and out is None:
+        raise click.UsageError("--resume needs --out DIR, the directory of the run to finish")
+    try:
+        result = simulate(
+            scenario,
+            runs=runs,
+            seed=seed,
+            detail=detail,
+            chunk_size=chunk_size,
+            workers=workers,
+            scheduler=scheduler,
+            out=out,
+            resume=resume,
+            progress=not quiet,
+        )
+    except RunInterrupted as exc:
+        _show_summary(exc.result.summary, exc.result.scenario, as_json)
+        done, total = exc.result.runs, exc.total
+        click.echo(f"interrupted: {done} of {total} combats finished", err=True)
+        if out is not None:
+            click.echo(f"they are in {out}/; add --resume to the same command to finish", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except StoreMismatch as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except OSError as exc:
+        if scheduler is None:
+            raise
+        click.echo(f"error: cannot use the Dask scheduler {scheduler!r}: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    _show_summary(result.summary, result.scenario, as_json)
+    if out is not None and not as_json:
+        click.echo(f"saved to {out}/")
+
+
+def _show_summary(summary: dict, scenario, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(result.summary))
+        click.echo(json.dumps(summary))
     else:
         from analysis.report_text import summary_table
 
-        summary_table(result.summary, result.scenario)
-        if out is not None:
-            click.echo(f"saved to {out}/")
+        summary_table(summary, scenario)
 
 
 @cli.command()

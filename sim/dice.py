@@ -127,6 +127,8 @@ class DiceExpr:
 
     def roll(self, dice: Dice) -> int:
         """Roll it on a combat's stream."""
+        if self.count == 1:
+            return dice.roll(self.sides) + self.modifier
         total = self.modifier
         for _ in range(self.count):
             total += dice.roll(self.sides)

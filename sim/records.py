@@ -7,6 +7,8 @@ are named ``<column>_<side name>``.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from sim.combatant import COUNTERS
 from sim.engine import SEGMENTS_PER_SECOND, Combat
 
@@ -52,17 +54,25 @@ def combat_columns(side_names: tuple[str, ...]) -> tuple[str, ...]:
     return HEAD + per_side + TOTALS
 
 
+_totals_of = attrgetter(*TOTALS)
+
+
 def combat_record(combat: Combat, index: int, seed: int) -> tuple:
     """The flat record of a finished combat (see :func:`combat_columns`)."""
     winner = combat.side_names[combat.winner] if combat.winner is not None else DRAW
     row: list = [index, seed, winner, combat.end_reason, combat.duration_s]
     for side in combat.sides:
-        able = [f for f in side if f.out is None]
-        row.append(len(able))
-        row.append(sum(max(f.hp, 0) for f in able))
-    fighters = combat.fighters
-    for name in TOTALS:
-        row.append(sum(getattr(f, name) for f in fighters))
+        able = 0
+        hp_left = 0
+        for f in side:
+            if f.out is None:
+                able += 1
+                if f.hp > 0:
+                    hp_left += f.hp
+        row.append(able)
+        row.append(hp_left)
+    # One tuple of counters per fighter, summed column by column.
+    row.extend(map(sum, zip(*map(_totals_of, combat.fighters), strict=True)))
     return tuple(row)
 
 

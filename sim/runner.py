@@ -7,7 +7,7 @@ whatever the chunking or the number of workers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from sim.dice import Dice
@@ -46,13 +46,31 @@ class ChunkResult:
 
 
 def run_chunk(
-    scenario: Scenario, seed: int, start: int, stop: int, detail: bool = False
+    scenario: Scenario,
+    seed: int,
+    start: int,
+    stop: int,
+    detail: bool = False,
+    interrupted: Callable[[], bool] | None = None,
 ) -> ChunkResult:
-    """Play combats ``start`` .. ``stop - 1`` and return their records."""
+    """Play combats ``start`` .. ``stop - 1`` and return their records.
+
+    Args:
+        scenario: the scenario.
+        seed: the run's seed.
+        start: the first combat.
+        stop: one past the last combat.
+        detail: also return one record per combatant per combat.
+        interrupted: asked before each combat; when it says True, the chunk is abandoned with
+            :class:`KeyboardInterrupt` (how Ctrl-C reaches a run between two combats rather
+            than inside SimPy, which would take it for the failure of a process).
+    """
     prepared = scenario.system.prepare(scenario)
     records = []
     details: list[tuple] = []
     for index in range(start, stop):
+        if interrupted is not None and interrupted():
+            raise KeyboardInterrupt
         combat = play(scenario, prepared, seed, index)
         records.append(combat_record(combat, index, seed))
         if detail:

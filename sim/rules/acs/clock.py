@@ -19,21 +19,26 @@ Three for the hybrids), which reports whether the defender rolled a defense.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from simpy import Interrupt
+from simpy.events import NORMAL
 
 from sim.combatant import Fighter
-from sim.engine import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, wake_at
-from sim.rules.acs.action_dice import SEGMENTS, roll_action_segments
+from sim.engine import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp
+from sim.rules.acs.action_dice import SEGMENTS, ActionDie, action_die, place_actions
 from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
 from sim.tactics import TARGETS, pick_target
 
 if TYPE_CHECKING:
     from sim.rules.acs.models import AcsClockOptions, AcsTiming
 
-FREE_ACTION_PRIORITY = FIRST_RULE_PRIORITY
-RANK_PRIORITY = FIRST_RULE_PRIORITY + 1
+#: SimPy priority of the combatant ranked first in ambition; the next ranked gets one more, ...
+RANK_PRIORITY = FIRST_RULE_PRIORITY
+
+# What a combatant's process wakes up for.
+_ACT, _COMPLETE = 0, 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +55,15 @@ class Timing:
     each_action: bool
     defend: str
     ready_last_action: bool
+    die: ActionDie
+    #: The sides of each action die rolled every second.
+    action_dice: tuple[int, ...]
 
     @classmethod
     def of(cls, model: AcsTiming, options: AcsClockOptions) -> Timing:
         """Read a validated stat block under the clock options."""
         tactics = model.tactics
+        die = action_die(model.actions, model.size == "giant" and options.giant_dice)
         shares = (
             model.simultaneous_actions
             and 2 * model.concentration <= options.simultaneous_concentration
@@ -70,6 +79,8 @@ class Timing:
             each_action=tactics.retarget == "each_action",
             defend=tactics.defend,
             ready_last_action=tactics.ready_last_action,
+            die=die,
+            action_dice=(die.sides,) * model.actions,
         )
 
 
@@ -77,6 +88,7 @@ class AcsFighter(Fighter):
     """A combatant on the ACS clock: its timing stats and this second's plan."""
 
     __slots__ = (
+        "action_dice",
         "actions",
         "ambition_bonus",
         "attack_segments",
@@ -85,6 +97,7 @@ class AcsFighter(Fighter):
         "def_t",
         "def_used",
         "defend",
+        "die",
         "each_action",
         "free",
         "giant",
@@ -97,7 +110,6 @@ class AcsFighter(Fighter):
         "state",
         "stats",
         "t0",
-        "used",
         "version",
         "winner",
     )
@@ -109,6 +121,8 @@ class AcsFighter(Fighter):
         self.actions: int = timing.actions
         self.ambition_bonus: int = timing.ambition_bonus
         self.giant: bool = timing.giant
+        self.die: ActionDie = timing.die
+        self.action_dice = timing.action_dice
         self.attack_segments: int = timing.attack_segments
         self.per_segment = timing.per_segment
         self.choose = TARGETS[timing.target]
@@ -119,7 +133,6 @@ class AcsFighter(Fighter):
         self.stats = stats
         self.state: Any = None
         self.plan: list[int] = []
-        self.used: list[int] = []
         self.t0 = 0
         self.rank = 0
         self.free = False
@@ -151,8 +164,17 @@ class AcsClock:
         self.resolution = resolution
         self.resolution_options = resolution_options
         self.second = 0
-        self.second_started = self.env.event()
+        #: The event that starts the next second (the seconds process's own wake-up).
+        self.next_second: Any = None
         self.limit_segments = combat.time_limit_s * SEGMENTS_PER_SECOND
+        # Plain copies of the options read every second or on every action.
+        self._extra_defense = 1 if options.winner_extra_defense else 0
+        self._free_action = options.winner_free_action
+        self._duplicates = options.duplicates
+        self._prepared_bonus = options.prepared_bonus
+        self._bonus_ties = options.tie_break == "ambition_bonus"
+        self._attack = resolution.attack
+        self._tracing = combat.trace is not None
 
     def start(self) -> None:
         """Start the seconds process and one process per combatant."""
@@ -164,65 +186,91 @@ class AcsClock:
     # -- seconds ---------------------------------------------------------------------------------
 
     def _seconds(self):
+        # Combatants with nothing left to do this second wait on this process's own timeout:
+        # it was yielded here first, so SimPy resumes this process (which rolls the new second)
+        # before any of them.
         env = self.env
         combat = self.combat
+        limit = self.limit_segments - 1e-9
         while True:
             t0 = self.second * SEGMENTS_PER_SECOND
-            if t0 >= self.limit_segments - 1e-9:
+            if t0 >= limit:
                 combat.finish("time_limit", combat.time_limit_s)
                 return
             self._begin_second(t0)
-            started, self.second_started = self.second_started, env.event()
-            started.succeed()
-            yield env.timeout(SEGMENTS_PER_SECOND)
+            self.next_second = WakeUp(env, t0 + SEGMENTS_PER_SECOND, NORMAL)
+            yield self.next_second
             self.second += 1
 
     def _begin_second(self, t0: int) -> None:
         """Roll ambition and action dice for everyone still in the fight (ACS: all at once)."""
-        options = self.options
         dice = self.dice
-        able = [f for f in self.combat.fighters if f.out is None]
-        bonus = options.prepared_bonus
-        rolls = [dice.roll(AMBITION_DIE) for _ in able]
-        # Prepared ambition: an attack readied last second, or one still under way, is ready
-        # and aimed at its target as this second starts.
-        prepared = [f.prepared or f.busy_end >= 0 for f in able]
-        totals = [
-            r + f.ambition_bonus + (bonus if ready else 0)
-            for r, f, ready in zip(rolls, able, prepared, strict=True)
-        ]
-        keys = [f.ambition_bonus for f in able] if options.tie_break == "ambition_bonus" else None
-        order, rolloffs = ambition_order(totals, dice, keys)
+        roll = dice.roll
+        combat = self.combat
+        bonus = self._prepared_bonus
+        able: list[AcsFighter] = []
+        totals: list[int] = []
+        for f in combat.fighters:
+            if f.out is None:
+                able.append(f)
+                # Prepared ambition: an attack readied last second, or one still under way, is
+                # ready and aimed at its target as this second starts.
+                ready = f.prepared or f.busy_end >= 0
+                totals.append(roll(AMBITION_DIE) + f.ambition_bonus + (bonus if ready else 0))
+        n = len(totals)
+        if len(set(totals)) == n:
+            # Nobody tied (most seconds): the totals alone give the order; no roll-off is rolled.
+            order = sorted(range(n), key=totals.__getitem__, reverse=True)
+            rolloffs = None
+        else:
+            keys = [f.ambition_bonus for f in able] if self._bonus_ties else None
+            order, rolloffs = ambition_order(totals, dice, keys)
         for rank, position in enumerate(order):
             able[position].rank = rank
         winner = able[order[0]]
-        tracing = self.combat.trace is not None
+        free_action = self._free_action
+        duplicates = self._duplicates
+        tracing = combat.trace is not None
         for position, fighter in enumerate(able):
-            giant = fighter.giant and options.giant_dice
-            segments, faces, moves = roll_action_segments(
-                fighter.actions, dice, giant, options.duplicates, fighter.per_segment
-            )
+            faces = list(map(roll, fighter.action_dice))
+            actions = len(faces)
+            if actions == 1 or len(set(faces)) == actions:
+                # No two dice on one segment (most seconds): each die keeps its segment, as
+                # place_actions would give, and nothing more is rolled.
+                offset = fighter.die.offset
+                segments = sorted([f + offset for f in faces] if offset else faces)
+                moves = []
+            else:
+                die = fighter.die
+                segments, moves = place_actions(
+                    faces, die, partial(roll, die.sides), duplicates, fighter.per_segment
+                )
             busy_end = fighter.busy_end
+            if tracing:
+                ready = fighter.prepared or busy_end >= 0
             if busy_end >= 0:
                 # Slots inside a multi-segment action still under way are spent on it.
                 segments = [s for s in segments if t0 + s - 1 > busy_end]
             fighter.prepared = False
             fighter.plan = segments
-            fighter.used = []
             fighter.t0 = t0
-            fighter.winner = fighter is winner
-            fighter.free = fighter is winner and options.winner_free_action and busy_end < 0
+            if fighter is winner:
+                fighter.winner = True
+                fighter.free = free_action and busy_end < 0
+            else:
+                fighter.winner = fighter.free = False
             fighter.version += 1
             if tracing:
-                self.combat.emit(
+                total = totals[position]
+                combat.emit(
                     "ambition",
                     fighter,
                     second=self.second + 1,
-                    roll=rolls[position],
+                    roll=total - fighter.ambition_bonus - (bonus if ready else 0),
                     bonus=fighter.ambition_bonus,
-                    prepared=prepared[position],
-                    total=totals[position],
-                    rolloffs=rolloffs[position],
+                    prepared=ready,
+                    total=total,
+                    rolloffs=rolloffs[position] if rolloffs else [],
                     rank=fighter.rank + 1,
                     winner=fighter is winner,
                     faces=faces,
@@ -236,53 +284,66 @@ class AcsClock:
         """A combatant's process: sleep until its next action, act, repeat."""
         env = self.env
         combat = self.combat
+        wake_up = WakeUp
+        # A one-segment attack that never readies: every action of the plan is an attack.
+        plain = not me.ready_last and me.attack_segments == 1
         while True:
-            if me.out is not None or combat.over:
+            if me.out is not None or combat.end_reason is not None:
                 return
-            if me.busy_end >= 0:
-                wait_second = me.busy_end >= me.t0 + SEGMENTS
-                when, priority, kind = me.busy_end, RANK_PRIORITY + me.rank, "complete"
+            busy_end = me.busy_end
+            if busy_end >= 0:
+                if busy_end >= me.t0 + SEGMENTS:
+                    wake = None
+                else:
+                    wake = wake_up(env, busy_end, RANK_PRIORITY + me.rank)
+                    kind = _COMPLETE
             elif me.free:
-                wait_second = False
-                when, priority, kind = me.t0, FREE_ACTION_PRIORITY, "free"
+                # The ambition winner's free action, before anyone else's on segment 1. The
+                # start of the second has just resumed this process (SimPy's normal priority,
+                # ahead of every rank-ordered wake-up at this time; and only the winner acts
+                # before those), so it is taken at once.
+                me.free = False
+                self._act(me, True)
+                continue
             elif me.plan:
-                wait_second = False
-                when, priority, kind = me.t0 + me.plan[0] - 1, RANK_PRIORITY + me.rank, "act"
+                wake = wake_up(env, me.t0 + me.plan[0] - 1, RANK_PRIORITY + me.rank)
+                kind = _ACT
             else:
-                wait_second = True
+                wake = None
             version = me.version
             try:
-                if wait_second:
-                    yield self.second_started
+                if wake is None:
+                    yield self.next_second
                     continue
-                yield wake_at(env, when, priority)
+                yield wake
             except Interrupt:
                 continue  # disrupted: the defense already cleared the action; plan again
-            if me.out is not None or combat.over:
+            if me.out is not None or combat.end_reason is not None:
                 return
             if me.version != version:
                 continue  # a defense moved this action to a later segment
-            if kind == "complete":
+            if kind == _ACT:
+                del me.plan[0]
+                if plain:
+                    me.actions_taken += 1
+                    self._resolve(me)
+                else:
+                    self._act(me, False)
+            else:
                 me.busy_end = -1
                 self._resolve(me, completing=True)
-            elif kind == "free":
-                me.free = False
-                self._act(me, free=True)
-            else:
-                segment = me.plan.pop(0)
-                me.used.append(segment)
-                self._act(me, free=False)
 
     def _act(self, me: AcsFighter, free: bool) -> None:
         """Take one action: ready and aim, start a multi-segment attack, or attack now."""
         me.actions_taken += 1
-        combat = self.combat
         if me.ready_last and not free and not me.plan:
             me.prepared = True
+            combat = self.combat
             if combat.trace is not None:
                 combat.emit("ready", me, segment=self.segment_now(me), free=free)
             return
         if me.attack_segments > 1:
+            combat = self.combat
             now = self.env.now
             me.busy_end = now + me.attack_segments - 1
             t0 = me.t0
@@ -304,6 +365,9 @@ class AcsClock:
         self._resolve(me, free)
 
     def _target(self, me: AcsFighter) -> Fighter | None:
+        target = me.target
+        if target is not None and target.out is None and not me.each_action:
+            return target  # what pick_target keeps, without listing everyone
         combat = self.combat
         return pick_target(
             me, combat.enemies(me), combat.allies(me), combat.dice, me.choose, me.each_action
@@ -311,36 +375,39 @@ class AcsClock:
 
     def _resolve(self, me: AcsFighter, free: bool = False, completing: bool = False) -> None:
         """Resolve an attack now (a one-segment action, or a long one completing)."""
-        combat = self.combat
-        target = self._target(me)
-        if target is None:
-            return
+        target = me.target
+        if target is None or target.out is not None or me.each_action:
+            target = self._target(me)
+            if target is None:
+                return
         me.attacks += 1
-        if combat.trace is not None:
+        if self._tracing:
             kind = "complete" if completing else "act"
-            combat.emit(kind, me, target, segment=self.segment_now(me), free=free)
-        can_defend = self.can_defend(target)
-        if self.resolution.attack(self, me, target, can_defend):
+            self.combat.emit(kind, me, target, segment=self.segment_now(me), free=free)
+        if self._attack(self, me, target, self.can_defend(target)):
             self.defended(target)
 
     # -- defenses --------------------------------------------------------------------------------
 
     def segment_now(self, fighter: AcsFighter) -> int:
         """The segment (1..10) of the current second."""
-        return int(self.env.now - fighter.t0) + 1
+        return int(self.env._now - fighter.t0) + 1
 
     def can_defend(self, target: AcsFighter) -> bool:
         """Whether ``target`` has a defensive action left in this segment and wants to use it."""
-        if target.out is not None or target.defend == "never":
+        if target.out is not None:
             return False
-        now = self.env.now
+        defend = target.defend
+        if defend == "never":
+            return False
+        now = self.env._now
         if target.def_t != now:
             target.def_t = now
             target.def_used = 0
-        allowed = target.actions + (1 if target.winner and self.options.winner_extra_defense else 0)
+        allowed = target.actions + (self._extra_defense if target.winner else 0)
         if target.def_used >= allowed:
             return False
-        if target.defend == "keep_actions":
+        if defend == "keep_actions":
             if target.busy_end >= 0 and self.options.disruption:
                 return False
             if target.plan and target.plan[0] == self.segment_now(target):
@@ -354,22 +421,24 @@ class AcsClock:
         if target.out is not None:
             return
         options = self.options
-        segment = self.segment_now(target)
-        if options.defense_costs_action and target.plan and target.plan[0] == segment:
-            target.plan.pop(0)
+        segment = int(self.env._now - target.t0) + 1
+        plan = target.plan
+        if plan and plan[0] == segment and options.defense_costs_action:
+            plan.pop(0)
             target.version += 1
             moved_to = None
             if options.lost_action == "slide":
-                taken = set(target.plan) | set(target.used)
+                # The next segment of the second with no action planned (those already acted
+                # on are all at or before this one).
                 for candidate in range(segment + 1, SEGMENTS + 1):
-                    if candidate not in taken:
+                    if candidate not in plan:
                         moved_to = candidate
                         break
             if moved_to is None:
                 target.actions_lost += 1
             else:
-                target.plan.append(moved_to)
-                target.plan.sort()
+                plan.append(moved_to)
+                plan.sort()
                 target.actions_moved += 1
             if self.combat.trace is not None:
                 self.combat.emit("action_lost", target, segment=segment, moved_to=moved_to)

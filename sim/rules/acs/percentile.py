@@ -65,24 +65,25 @@ class Percentile:
     ) -> bool:
         """Resolve one attack; True when the target rolled a defense."""
         combat = clock.combat
-        dice = combat.dice
+        tracing = combat.trace is not None
+        dice = clock.dice
         mine = attacker.stats
         roll = dice.roll(100)
         total = roll + mine.attack_bonus
         hit = total >= mine.to_hit
-        if combat.trace is not None:
+        if tracing:
             combat.emit(
                 "attack", attacker, target, roll=roll, total=total, need=mine.to_hit, hit=hit
             )
         if not hit:
             return False
         if can_defend:
-            chance = defense_chance(
-                target.stats.defense, total, clock.resolution_options.defense_reduction
-            )
+            chance = target.stats.defense
+            if total > 100:
+                chance = defense_chance(chance, total, clock.resolution_options.defense_reduction)
             defense_roll = dice.roll(100)
             held = defense_roll <= chance
-            if combat.trace is not None:
+            if tracing:
                 combat.emit(
                     "defense", target, attacker, roll=defense_roll, chance=chance, success=held
                 )

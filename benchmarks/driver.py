@@ -1,0 +1,449 @@
+"""The benchmarks behind ``combatsim bench`` (issue 7), and their targets.
+
+For the reference duel of every rule system that has one (the table :data:`REFERENCES`) and for
+the 5-against-5 ACS melee, it measures:
+
+- combats per second on one core: the engine playing chunks in this process, and side by side
+  (interleaved rounds on the same combats) the duel's bare SimPy loop ``play_bare(seed, k)``
+  from this folder, and the ratio engine / bare loop. Rates are CPU seconds of this process,
+  the best round of several, so other load on the machine counts as little as possible;
+- SimPy events per combat, engine and bare loop: counted on a benchmark-only subclass of
+  ``simpy.Environment`` (the events each combat's environment processed), never in the engine;
+- the speed-up of every core over one worker: wall clock, the same combats, each run as
+  :func:`sim.api.simulate` plays it (chunks, records, the outcome table and its summary);
+- peak memory (resident) of a run of the same combats streamed with ``out`` in one process.
+
+Then the issue's targets: each duel at least half its bare loop; two workers at least 1.7x one
+worker on 200,000 combats; one million Target 10 combats streamed to a directory under 250 MB.
+
+A rule system gets its row by adding a line to :data:`REFERENCES` (its scenario and its bare
+loop); rows whose rule system is not registered, or whose files are missing, are left out.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, ClassVar
+
+import simpy
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference scenario of the benchmarks.
+
+    Attributes:
+        label: its name in the table.
+        rules: the rule system it belongs to (the row is left out unless it is registered).
+        scenario: the scenario file, relative to the repository.
+        bare: the bare SimPy loop with ``play_bare(seed, k)``, relative to the repository, or
+            None (no yardstick: the melee).
+    """
+
+    label: str
+    rules: str
+    scenario: str
+    bare: str | None = None
+
+
+#: The reference duel of each rule system, with its bare loop.
+REFERENCES: tuple[Reference, ...] = (
+    Reference("ACS duel", "acs", "scenarios/acs-duel.yaml", "benchmarks/bare_acs.py"),
+    Reference(
+        "Target 10 duel",
+        "target10",
+        "scenarios/t10-cole-vs-francois.yaml",
+        "benchmarks/bare_target10.py",
+    ),
+    Reference(
+        "Proposition Three duel",
+        "prop3",
+        "scenarios/p3-moonbelly-vs-kronzer.yaml",
+        "benchmarks/bare_prop3.py",
+    ),
+)
+
+#: The many-combatant reference (engine only).
+MELEE = Reference("ACS melee 5v5", "acs", "scenarios/acs-melee-5v5.yaml")
+
+#: The issue's targets.
+BARE_RATIO = 0.5
+TWO_WORKER_SPEEDUP = 1.7
+SPEEDUP_COMBATS = 200_000
+MEMORY_COMBATS = 1_000_000
+MEMORY_LIMIT_MB = 250.0
+
+SEED = 1
+
+
+def references(root: Path = ROOT) -> list[Reference]:
+    """The references whose rule system is registered and whose files exist, then the melee."""
+    from sim.rules import RULE_SYSTEMS
+
+    found = []
+    for ref in (*REFERENCES, MELEE):
+        if ref.rules not in RULE_SYSTEMS or not (root / ref.scenario).is_file():
+            continue
+        if ref.bare is not None and not (root / ref.bare).is_file():
+            continue
+        found.append(ref)
+    return found
+
+
+def load_bare(path: Path) -> ModuleType:
+    """Import a bare loop module from its file."""
+    name = f"combatsim_bare_{path.stem}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- measurements ---------------------------------------------------------------------------------
+
+
+def one_core_rates(scenario: Any, play_bare: Any, combats: int, rounds: int = 7) -> dict:
+    """Combats per CPU second of the engine (and of the bare loop), best of ``rounds`` rounds.
+
+    The rounds alternate engine and bare loop over the same combat indices.
+    """
+    from sim.runner import run_chunk
+
+    per_round = max(combats // rounds, 1)
+    engine = bare = 0.0
+    for r in range(rounds):
+        first, last = r * per_round, (r + 1) * per_round
+        start = time.process_time()
+        run_chunk(scenario, SEED, first, last)
+        engine = max(engine, per_round / max(time.process_time() - start, 1e-9))
+        if play_bare is not None:
+            start = time.process_time()
+            for k in range(first, last):
+                play_bare(SEED, k)
+            bare = max(bare, per_round / max(time.process_time() - start, 1e-9))
+    return {"engine": engine, "bare": bare if play_bare is not None else None}
+
+
+class _CountingEnvironment(simpy.Environment):
+    """A ``simpy.Environment`` that remembers itself, to count its events afterwards."""
+
+    made: ClassVar[list[simpy.Environment]] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _CountingEnvironment.made.append(self)
+
+
+def _processed(env: simpy.Environment) -> int:
+    # Every event, however scheduled, draws one id; those still queued never happened.
+    return next(env._eid) - len(env._queue)
+
+
+def events_per_combat(scenario: Any, play_bare: Any, combats: int) -> dict:
+    """SimPy events processed per combat by the engine and by the bare loop."""
+    from sim.runner import run_chunk
+
+    counts = {}
+    original = simpy.Environment
+    simpy.Environment = _CountingEnvironment
+    try:
+        for name, play in (("engine", None), ("bare", play_bare)):
+            if name == "bare" and play_bare is None:
+                counts[name] = None
+                continue
+            _CountingEnvironment.made = []
+            if play is None:
+                run_chunk(scenario, SEED, 0, combats)
+            else:
+                for k in range(combats):
+                    play(SEED, k)
+            made = _CountingEnvironment.made
+            counts[name] = sum(_processed(env) for env in made) / max(len(made), 1)
+    finally:
+        simpy.Environment = original
+        _CountingEnvironment.made = []
+    return counts
+
+
+def wall_rate(scenario: Any, combats: int, workers: int) -> float:
+    """Combats per wall-clock second of :func:`sim.api.simulate` with ``workers``.
+
+    Chunks are the default size, or smaller for a short run, so that every worker gets several.
+    The worker processes are started before the clock starts (a run reuses them).
+    """
+    from sim.api import simulate
+    from sim.runner import DEFAULT_CHUNK
+
+    chunk = max(50, min(DEFAULT_CHUNK, combats // (workers * 8)))
+    if workers > 1:
+        simulate(scenario, runs=2 * workers, seed=SEED, workers=workers, chunk_size=1)
+    start = time.perf_counter()
+    simulate(scenario, runs=combats, seed=SEED, workers=workers, chunk_size=chunk)
+    return combats / (time.perf_counter() - start)
+
+
+_MEMORY_RUN = """
+import json, sys
+from sim.api import simulate
+result = simulate(sys.argv[1], runs=int(sys.argv[2]), seed=1, out=sys.argv[3],
+                  workers=int(sys.argv[4]), progress=False)
+print(json.dumps({"runs": result.runs}))
+"""
+
+
+def peak_memory(scenario_file: Path, combats: int, workers: int) -> dict:
+    """Peak resident memory (MB) of a run streamed to a directory, in a fresh process.
+
+    Returns the run process's peak, the largest worker's, and the peak of all together.
+    """
+    import psutil
+
+    with tempfile.TemporaryDirectory(prefix="combatsim-bench-") as out:
+        command = [sys.executable, "-c", _MEMORY_RUN, str(scenario_file), str(combats), out]
+        proc = subprocess.Popen([*command, str(workers)], stdout=subprocess.PIPE, text=True)
+        main = psutil.Process(proc.pid)
+        peak_main = peak_worker = peak_total = 0
+        while proc.poll() is None:
+            try:
+                rss_main = main.memory_info().rss
+                workers_rss = [c.memory_info().rss for c in main.children(recursive=True)]
+            except psutil.Error:
+                break
+            peak_main = max(peak_main, rss_main)
+            peak_worker = max([peak_worker, *workers_rss])
+            peak_total = max(peak_total, rss_main + sum(workers_rss))
+            time.sleep(0.05)
+        output, _ = proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"the memory run failed (exit code {proc.returncode})")
+    mb = 1024 * 1024
+    return {
+        "main_mb": peak_main / mb,
+        "worker_mb": peak_worker / mb if peak_worker else None,
+        "total_mb": peak_total / mb,
+        "runs": json.loads(output)["runs"],
+    }
+
+
+# -- the whole bench ------------------------------------------------------------------------------
+
+
+def run_bench(
+    combats: int = 20_000,
+    workers: int | None = None,
+    speedup_combats: int = SPEEDUP_COMBATS,
+    memory_combats: int = MEMORY_COMBATS,
+    root: Path = ROOT,
+    say: Any = None,
+) -> dict[str, Any]:
+    """Measure every reference and check the targets; the result is JSON-ready.
+
+    The result: ``machine`` (cores, Python, SimPy, platform, load average), ``combats``,
+    ``references`` (one mapping per reference: label, rules, scenario, bare_loop, combats,
+    engine_per_s, bare_per_s, ratio, events_per_combat, bare_events_per_combat, workers,
+    one_worker_per_s, all_cores_per_s, speedup, peak_memory_mb; the bare loop's are None for
+    the melee) and ``targets`` (target, measured, limit, unit, passed: True, False, or None
+    with ``why`` when it could not be measured).
+
+    Args:
+        combats: combats per reference for each measurement.
+        workers: the "all cores" of the speed-up (default: every core).
+        speedup_combats: combats of the two-workers target.
+        memory_combats: Target 10 combats of the memory target.
+        root: the repository (scenarios and bare loops are found from there).
+        say: called with a line of text as each step starts (progress), or None.
+    """
+    from sim.parallel import available_cores
+    from sim.scenario.loader import load_scenario
+
+    say = say or (lambda text: None)
+    cores = available_cores()
+    workers = workers or cores
+    rows = []
+    for ref in references(root):
+        scenario = load_scenario(root / ref.scenario)
+        play_bare = load_bare(root / ref.bare).play_bare if ref.bare else None
+        say(f"{ref.label}: one core")
+        rates = one_core_rates(scenario, play_bare, combats)
+        say(f"{ref.label}: events")
+        events = events_per_combat(scenario, play_bare, min(combats, 2000))
+        say(f"{ref.label}: 1 and {workers} workers")
+        serial = wall_rate(scenario, combats, 1)
+        parallel = wall_rate(scenario, combats, workers) if workers > 1 else serial
+        say(f"{ref.label}: memory")
+        memory = peak_memory(root / ref.scenario, combats, 1)
+        rows.append(
+            {
+                "label": ref.label,
+                "rules": ref.rules,
+                "scenario": ref.scenario,
+                "bare_loop": ref.bare,
+                "combats": combats,
+                "engine_per_s": rates["engine"],
+                "bare_per_s": rates["bare"],
+                "ratio": rates["engine"] / rates["bare"] if rates["bare"] else None,
+                "events_per_combat": events["engine"],
+                "bare_events_per_combat": events["bare"],
+                "workers": workers,
+                "one_worker_per_s": serial,
+                "all_cores_per_s": parallel,
+                "speedup": parallel / serial,
+                "peak_memory_mb": memory["main_mb"],
+            }
+        )
+    targets = _targets(rows, cores, speedup_combats, memory_combats, root, say)
+    return {
+        "machine": {
+            "cores": cores,
+            "python": platform.python_version(),
+            "simpy": simpy.__version__,
+            "platform": platform.platform(),
+            "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        },
+        "combats": combats,
+        "references": rows,
+        "targets": targets,
+    }
+
+
+def _targets(
+    rows: list[dict], cores: int, speedup_combats: int, memory_combats: int, root: Path, say: Any
+) -> list[dict]:
+    from sim.scenario.loader import load_scenario
+
+    targets = []
+    for row in rows:
+        if row["ratio"] is not None and row["rules"] in ("acs", "target10", "prop3"):
+            targets.append(
+                {
+                    "target": f"{row['label']} >= {BARE_RATIO:.0%} of its bare SimPy loop",
+                    "measured": row["ratio"],
+                    "limit": BARE_RATIO,
+                    "unit": "ratio",
+                    "passed": row["ratio"] >= BARE_RATIO,
+                }
+            )
+    by_rules = {row["rules"]: row for row in rows if row["bare_per_s"] is not None}
+    heavy = by_rules.get("target10") or by_rules.get("acs")
+    if heavy is not None:
+        scenario = load_scenario(root / heavy["scenario"])
+        name = f"two workers >= {TWO_WORKER_SPEEDUP}x one worker on {speedup_combats:,} combats"
+        if cores < 2:
+            targets.append(_not_measured(f"{name} ({heavy['label']})", "this machine has 1 core"))
+        else:
+            say(f"two workers on {speedup_combats:,} combats of the {heavy['label']}")
+            one = wall_rate(scenario, speedup_combats, 1)
+            two = wall_rate(scenario, speedup_combats, 2)
+            targets.append(
+                {
+                    "target": f"{name} ({heavy['label']})",
+                    "measured": two / one,
+                    "limit": TWO_WORKER_SPEEDUP,
+                    "unit": "x",
+                    "passed": two / one >= TWO_WORKER_SPEEDUP,
+                    "one_worker_per_s": one,
+                    "two_workers_per_s": two,
+                }
+            )
+    t10 = by_rules.get("target10")
+    name = f"{memory_combats:,} Target 10 combats with --out under {MEMORY_LIMIT_MB:.0f} MB"
+    if t10 is None:
+        targets.append(_not_measured(name, "no Target 10 reference"))
+    else:
+        say(f"memory: {memory_combats:,} combats of the {t10['label']} streamed to a directory")
+        memory = peak_memory(root / t10["scenario"], memory_combats, cores)
+        largest = max(memory["main_mb"], memory["worker_mb"] or 0.0)
+        targets.append(
+            {
+                "target": name,
+                "measured": largest,
+                "limit": MEMORY_LIMIT_MB,
+                "unit": "MB",
+                "passed": largest < MEMORY_LIMIT_MB,
+                "run_process_mb": memory["main_mb"],
+                "largest_worker_mb": memory["worker_mb"],
+                "all_processes_mb": memory["total_mb"],
+                "workers": cores,
+            }
+        )
+    return targets
+
+
+def _not_measured(name: str, why: str) -> dict:
+    return {"target": name, "measured": None, "limit": None, "unit": None, "passed": None,
+            "why": why}
+
+
+def render(result: dict[str, Any], console: Any) -> None:
+    """Print a bench result as two tables (references, then targets)."""
+    from rich.table import Table
+
+    machine = result["machine"]
+    load = machine.get("load_average")
+    table = Table(
+        title=f"combatsim bench — {machine['cores']} cores, Python {machine['python']}, "
+        f"SimPy {machine['simpy']}" + (f", load {load[0]:.2f}" if load else ""),
+        title_justify="left",
+    )
+    workers = result["references"][0]["workers"] if result["references"] else 1
+    for name in (
+        "reference",
+        "1 core/s",
+        "bare/s",
+        "eng/bare",
+        "events",
+        "bare ev.",
+        f"x{workers}",
+        "peak MB",
+    ):
+        table.add_column(name, justify="left" if name == "reference" else "right")
+    for row in result["references"]:
+        bare_events = row["bare_events_per_combat"]
+        table.add_row(
+            row["label"],
+            f"{row['engine_per_s']:,.0f}",
+            "" if row["bare_per_s"] is None else f"{row['bare_per_s']:,.0f}",
+            "" if row["ratio"] is None else f"{row['ratio']:.0%}",
+            f"{row['events_per_combat']:.1f}",
+            "" if bare_events is None else f"{bare_events:.1f}",
+            f"{row['speedup']:.2f}",
+            f"{row['peak_memory_mb']:.0f}",
+        )
+    console.print(table)
+    console.print(
+        f"combats/s: CPU time of one process, best of 7 rounds; events: SimPy events per combat; "
+        f"x{workers}: wall-clock speed-up with {workers} workers; peak MB: resident memory of "
+        "one process streaming the run to a directory"
+    )
+    targets = Table(title="targets", title_justify="left")
+    for name in ("target", "measured", "limit", "result"):
+        targets.add_column(name, justify="left" if name == "target" else "right")
+    for target in result["targets"]:
+        if target["passed"] is None:
+            targets.add_row(target["target"], "", "", f"not measured: {target['why']}")
+            continue
+        unit = target["unit"]
+
+        def show(value: float, unit: str = unit) -> str:
+            if unit == "ratio":
+                return f"{value:.0%}"
+            return f"{value:.2f}x" if unit == "x" else f"{value:.0f} MB"
+
+        verdict = "[green]pass[/green]" if target["passed"] else "[red]FAIL[/red]"
+        targets.add_row(target["target"], show(target["measured"]), show(target["limit"]), verdict)
+    console.print(targets)

@@ -1,0 +1,457 @@
+"""Where chunks of a run are played: in this process, on a local process pool, or on Dask.
+
+A run is cut into chunks of consecutive combat indices (:mod:`sim.runner`). An *executor* takes
+the chunks of a run and hands back each chunk's records as soon as it is finished, in whatever
+order they finish; the caller puts them back in combat order (or writes each where it belongs).
+Because combat k's dice depend only on the seed and k, where and in which order the chunks are
+played never changes a record.
+
+What a worker receives is a :class:`RunSpec`: the scenario's data as loaded (a plain dict), the
+seed and whether per-combatant records are wanted. The worker validates the scenario itself
+(once per process, then from a small cache), so nothing but plain data crosses a process or
+machine boundary, and nothing depends on a shared filesystem.
+
+- :class:`SerialExecutor`: this process, chunk after chunk (``workers=1``, or a single chunk).
+- :class:`PoolExecutor`: a pool of local worker processes, one per core by default; the pool is
+  kept for the next run of the same size (a sweep runs many).
+- :class:`DaskExecutor`: an existing ``dask.distributed`` scheduler (``scheduler="tcp://..."``) or
+  a :class:`~distributed.LocalCluster` started for the run (``scheduler="local"``). The workers
+  need combatsim installed, nothing else.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sim.runner import ChunkResult, run_chunk
+
+if TYPE_CHECKING:
+    from sim.scenario.schema import Scenario
+
+#: Chunks kept in flight per worker: enough to keep every worker busy, few enough that finished
+#: chunks waiting to be put back in order never pile up.
+IN_FLIGHT_PER_WORKER = 2
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+# -- what a worker needs --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything a worker needs to play chunks of one run, as plain picklable data.
+
+    Attributes:
+        data: the scenario's data as loaded (overrides and variants applied).
+        file: the file the scenario came from (for its messages only).
+        seed: the run's seed.
+        detail: also return one record per combatant per combat.
+        key: a digest of the above, naming the scenario in a worker's cache.
+    """
+
+    data: dict
+    file: str
+    seed: int
+    detail: bool = False
+    key: str = field(default="", compare=False)
+
+    @classmethod
+    def of(cls, scenario: Scenario, seed: int, detail: bool = False, check: bool = True) -> RunSpec:
+        """The spec of a run of ``scenario``.
+
+        Args:
+            scenario: the scenario.
+            seed: the run's seed.
+            detail: also return per-combatant records.
+            check: make sure a worker rebuilding the scenario from its data gets the same one
+                (skipped when the chunks are played in this process).
+
+        Raises:
+            ValueError: the scenario's data does not describe it (it was changed after loading),
+                so a worker could not rebuild it.
+        """
+        from sim.scenario.loader import scenario_from_dict
+
+        digest = hashlib.sha256(pickle.dumps((scenario.data, scenario.file), protocol=4))
+        spec = cls(scenario.data, scenario.file, seed, detail, digest.hexdigest()[:20])
+        if not check:
+            return spec
+        if fingerprint(scenario_from_dict(spec.data, spec.file)) != fingerprint(scenario):
+            raise ValueError(
+                f"scenario {scenario.name!r} was changed after it was loaded, so workers cannot "
+                "rebuild it from its data; build changed scenarios with scenario_from_dict, or "
+                "run with workers=1"
+            )
+        return spec
+
+
+def fingerprint(scenario: Scenario) -> tuple:
+    """What the fights of a scenario depend on, as plain data."""
+    return (
+        scenario.name,
+        scenario.rules,
+        scenario.options.model_dump(mode="json"),
+        scenario.time_limit_s,
+        scenario.side_names,
+        tuple((c.name, c.side, c.stats.model_dump(mode="json")) for c in scenario.combatants),
+    )
+
+
+_SCENARIOS: OrderedDict[str, Scenario] = OrderedDict()
+_SCENARIOS_KEPT = 16
+
+
+def _scenario_of(spec: RunSpec) -> Scenario:
+    """The scenario of a spec, validated once per process."""
+    scenario = _SCENARIOS.get(spec.key) if spec.key else None
+    if scenario is None:
+        from sim.scenario.loader import scenario_from_dict
+
+        scenario = scenario_from_dict(spec.data, spec.file)
+        if spec.key:
+            _SCENARIOS[spec.key] = scenario
+            while len(_SCENARIOS) > _SCENARIOS_KEPT:
+                _SCENARIOS.popitem(last=False)
+    return scenario
+
+
+def play_chunk(spec: RunSpec, start: int, stop: int) -> ChunkResult:
+    """Play combats ``start`` .. ``stop - 1`` of a run (what every worker runs)."""
+    return run_chunk(_scenario_of(spec), spec.seed, start, stop, spec.detail)
+
+
+# -- executors ------------------------------------------------------------------------------------
+
+
+class Executor(Protocol):
+    """Plays the chunks of a run somewhere and yields each result as it finishes."""
+
+    #: How many chunks it plays at once.
+    workers: int
+
+    #: Whether chunks are played outside this process (from the spec's data).
+    remote: bool
+
+    def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
+        """Yield the result of every chunk in ``bounds``, in the order they finish.
+
+        Closing the iterator before the end (an error or Ctrl-C in the caller) cancels the
+        chunks not yet finished.
+        """
+
+    def close(self) -> None:
+        """Release what the executor started (processes, a cluster, a connection)."""
+
+
+class SerialExecutor:
+    """Plays the chunks in this process, one after the other, in order.
+
+    Args:
+        scenario: the scenario at hand (else it is rebuilt from the spec's data).
+    """
+
+    workers = 1
+    remote = False
+
+    def __init__(self, scenario: Scenario | None = None) -> None:
+        self.scenario = scenario
+
+    def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
+        """Yield the result of every chunk, in order."""
+        scenario = self.scenario if self.scenario is not None else _scenario_of(spec)
+        for start, stop in bounds:
+            with _ctrl_c_between_combats() as interrupted:
+                result = run_chunk(scenario, spec.seed, start, stop, spec.detail, interrupted)
+            yield result
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _worker_init() -> None:
+    """Set up a pool worker: Ctrl-C is the parent's business, and die with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    # A worker whose run was killed outright (SIGKILL) would otherwise wait for work forever.
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """Fork on Linux, spawn elsewhere (the platforms' safe defaults).
+
+    Forked workers start at once and never re-import the caller's script or notebook, so a
+    designer's script needs no ``if __name__ == "__main__"`` guard there. They are forked before
+    the progress bar starts its thread (:meth:`PoolExecutor.start`), and kept for later runs.
+    """
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+class PoolExecutor:
+    """Plays chunks on a pool of local worker processes.
+
+    Args:
+        workers: how many processes.
+    """
+
+    remote = True
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        #: Set when a run was abandoned and its workers ended: the executor cannot be reused.
+        self.broken = False
+
+    def start(self) -> ProcessPoolExecutor:
+        """Start the worker processes now (it is cheap to call again)."""
+        if self.broken:
+            raise RuntimeError("this pool was stopped")
+        if self._pool is None:
+            with _sigint_ignored():  # the workers start with Ctrl-C ignored
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=_pool_context(), initializer=_worker_init
+                )
+                # Every worker process is created on the first submission.
+                self._pool.submit(os.getpid).result()
+        return self._pool
+
+    def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
+        """Yield the result of every chunk, in the order they finish."""
+        pool = self.start()
+        todo = list(reversed(bounds))
+        running: set[Future] = set()
+        window = self.workers * IN_FLIGHT_PER_WORKER
+        finished = False
+        try:
+            while todo or running:
+                while todo and len(running) < window:
+                    start, stop = todo.pop()
+                    running.add(pool.submit(play_chunk, spec, start, stop))
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=_start_of):
+                    yield future.result()
+            finished = True
+        finally:
+            if not finished:
+                self._abandon(running)
+
+    def _abandon(self, running: set[Future]) -> None:
+        """Stop at once: cancel what is queued and end the workers busy with the rest."""
+        for future in running:
+            future.cancel()
+        self.broken = True
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+
+    def close(self) -> None:
+        """Shut the pool down."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_of(future: Future) -> int:
+    exc = future.exception()
+    return -1 if exc is not None else future.result().start
+
+
+class DaskExecutor:
+    """Plays chunks on a ``dask.distributed`` cluster.
+
+    Args:
+        scheduler: the scheduler's address (``tcp://host:8786``), or ``"local"`` to start a
+            :class:`~distributed.LocalCluster` of ``workers`` single-threaded processes.
+        workers: the size of a local cluster (ignored for an existing scheduler).
+    """
+
+    remote = True
+
+    def __init__(self, scheduler: str, workers: int | None = None) -> None:
+        import logging
+
+        from distributed import Client, LocalCluster
+
+        self._cluster = None
+        if scheduler == "local":
+            # Its worker processes start with Ctrl-C ignored (it is this process's business:
+            # it cancels the run and closes the cluster).
+            with _sigint_ignored():
+                self._cluster = LocalCluster(
+                    n_workers=workers or available_cores(),
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            self._client = Client(self._cluster)
+        else:
+            self._client = Client(scheduler, timeout="20s")
+        self.workers = max(sum(self._client.nthreads().values()), 1)
+
+    def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
+        """Yield the result of every chunk, in the order they finish."""
+        from distributed import as_completed
+
+        client = self._client
+        todo = list(reversed(bounds))
+        window = self.workers * IN_FLIGHT_PER_WORKER
+        [shared] = client.scatter([spec], broadcast=True, hash=False)
+        submitted = []
+
+        def submit() -> Any:
+            start, stop = todo.pop()
+            future = client.submit(play_chunk, shared, start, stop, pure=False)
+            submitted.append(future)
+            return future
+
+        running = as_completed([submit() for _ in range(min(window, len(todo)))])
+        finished = False
+        try:
+            for future in running:
+                result = future.result()
+                future.release()
+                if todo:
+                    running.add(submit())
+                yield result
+            finished = True
+        finally:
+            if not finished:
+                client.cancel([f for f in submitted if not f.done()])
+
+    def close(self) -> None:
+        """Close the connection (and the local cluster, if one was started)."""
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+@contextmanager
+def _ctrl_c_between_combats() -> Iterator[Any]:
+    """Hold Ctrl-C back until the combat under way is over.
+
+    SimPy takes any exception raised inside a process, Ctrl-C's ``KeyboardInterrupt`` too, for
+    that process's failure, and other processes may run on before it surfaces. Meanwhile Ctrl-C
+    only raises a flag, which :func:`~sim.runner.run_chunk` reads between two combats.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield None
+        return
+    pressed: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    try:
+        yield pressed.__len__
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C meanwhile, so that processes started now inherit it ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+# -- choosing one ---------------------------------------------------------------------------------
+
+_POOL: PoolExecutor | None = None
+
+
+def _shared_pool(workers: int) -> PoolExecutor:
+    """The pool kept between runs (a sweep runs many), restarted when the size changes."""
+    global _POOL
+    if _POOL is not None and (_POOL.workers != workers or _POOL.broken):
+        _POOL.close()
+        _POOL = None
+    if _POOL is None:
+        _POOL = PoolExecutor(workers)
+    return _POOL
+
+
+@atexit.register
+def _close_shared_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL.close()
+        _POOL = None
+
+
+class _Borrowed:
+    """An executor lent for one run, closed or kept afterwards."""
+
+    def __init__(self, executor: Any, keep: bool) -> None:
+        self.executor = executor
+        self.keep = keep
+
+    def __enter__(self) -> Any:
+        start = getattr(self.executor, "start", None)
+        if start is not None:
+            start()  # fork the workers now, before any other thread starts
+        return self.executor
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.keep:
+            self.executor.close()
+
+
+def executor_for(
+    workers: int | None, scheduler: str | None, chunks: int, scenario: Scenario | None = None
+) -> _Borrowed:
+    """The executor for a run of ``chunks`` chunks, as a context manager.
+
+    Args:
+        workers: processes on this machine (None: every core; 1: this process only). With
+            ``scheduler="local"``, the size of the local Dask cluster.
+        scheduler: a Dask scheduler address, ``"local"``, or None for this machine.
+        chunks: how many chunks the run has (one chunk is played in this process).
+        scenario: the scenario, for playing in this process without rebuilding it.
+    """
+    if workers is not None and workers < 1:
+        raise ValueError("workers must be at least 1")
+    if scheduler:
+        return _Borrowed(DaskExecutor(scheduler, workers), keep=False)
+    workers = available_cores() if workers is None else workers
+    if workers == 1 or chunks <= 1:
+        return _Borrowed(SerialExecutor(scenario), keep=False)
+    return _Borrowed(_shared_pool(workers), keep=True)

@@ -1,0 +1,70 @@
+"""``combatsim bench``: the documented shape of its JSON and its table (never its timings)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from click.testing import CliRunner
+from rich.console import Console
+
+from sim.cli import cli
+from sim.commands.bench import find_root, load_driver
+
+ROW_KEYS = {
+    "label",
+    "rules",
+    "scenario",
+    "bare_loop",
+    "combats",
+    "engine_per_s",
+    "bare_per_s",
+    "ratio",
+    "events_per_combat",
+    "bare_events_per_combat",
+    "workers",
+    "one_worker_per_s",
+    "all_cores_per_s",
+    "speedup",
+    "peak_memory_mb",
+}
+TARGET_KEYS = {"target", "measured", "limit", "unit", "passed"}
+
+
+def test_bench_json_has_the_documented_shape():
+    args = ["bench", "--json", "--combats", "30", "--workers", "2"]
+    args += ["--speedup-combats", "60", "--memory-combats", "60"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert set(report) == {"machine", "combats", "references", "targets"}
+    assert {"cores", "python", "simpy", "platform", "load_average"} <= set(report["machine"])
+    rows = {row["label"]: row for row in report["references"]}
+    assert {"ACS duel", "ACS melee 5v5"} <= set(rows)
+    for row in rows.values():
+        assert set(row) == ROW_KEYS
+        assert row["engine_per_s"] > 0 and row["events_per_combat"] > 0
+        assert row["peak_memory_mb"] > 0 and row["workers"] == 2
+    duel = rows["ACS duel"]
+    assert duel["bare_per_s"] > 0 and duel["bare_events_per_combat"] > 0
+    assert duel["ratio"] == duel["engine_per_s"] / duel["bare_per_s"]
+    assert rows["ACS melee 5v5"]["bare_per_s"] is None
+    names = [target["target"] for target in report["targets"]]
+    assert any(name.startswith("ACS duel >= 50%") for name in names)
+    assert any("two workers" in name for name in names)
+    assert any("Target 10 combats with --out" in name for name in names)
+    for target in report["targets"]:
+        assert set(target) >= TARGET_KEYS
+        assert target["passed"] in (True, False, None)
+
+    # The same result as tables, with pass or fail per target.
+    out = io.StringIO()
+    load_driver(find_root()).render(report, Console(file=out, width=160))
+    text = out.getvalue()
+    assert "ACS duel" in text and "targets" in text
+    assert ("pass" in text) or ("FAIL" in text)
+
+
+def test_bench_has_help():
+    result = CliRunner().invoke(cli, ["bench", "--help"])
+    assert result.exit_code == 0 and "--combats" in result.output and "--json" in result.output

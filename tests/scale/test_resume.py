@@ -1,0 +1,163 @@
+"""Streaming and resume: a run killed outright, or interrupted, loses nothing it finished."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sim import load_scenario, simulate
+from sim.cli import cli
+from tests.conftest import ROOT, SCENARIOS
+from tests.scale.support import assert_close
+
+DUEL = SCENARIOS / "acs-duel.yaml"
+RUNS = 12_000
+CHUNK = 400
+
+
+def start_run(out, *extra):
+    """``combatsim run`` in its own process group (so the test can kill it and its workers)."""
+    command = [sys.executable, "-m", "sim", "run", str(DUEL), "--runs", str(RUNS), "--seed", "3"]
+    command += ["--chunk-size", str(CHUNK), "--workers", "2", "--quiet", "--json", "--out"]
+    return subprocess.Popen(
+        [*command, str(out), *extra],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def parts(out):
+    folder = out / "outcomes.parquet"
+    return sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
+
+
+def wait_for_parts(process, out, count, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while len(parts(out)) < count:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the run wrote no chunks"
+        time.sleep(0.01)
+
+
+@pytest.fixture(scope="module")
+def uninterrupted():
+    return simulate(load_scenario(DUEL), runs=RUNS, seed=3, workers=1, chunk_size=RUNS)
+
+
+def test_a_run_killed_outright_resumes_to_the_uninterrupted_table(tmp_path, uninterrupted):
+    out = tmp_path / "run"
+    process = start_run(out)
+    wait_for_parts(process, out, 4)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+    finished = len(parts(out))
+    assert 4 <= finished < RUNS // CHUNK, "the kill came too late to test anything"
+    assert not (out / "summary.json").exists()
+
+    resumed = start_run(out, "--resume")
+    stdout, stderr = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, stderr
+    table = pd.read_parquet(out / "outcomes.parquet")
+    assert list(table["combat"]) == list(range(RUNS))  # nothing lost, nothing twice
+    pd.testing.assert_frame_equal(table, uninterrupted.outcomes)
+    assert not list((out / "outcomes.parquet").glob(".*"))  # no half-written file left
+    summary = json.loads(stdout)
+    assert_close(summary, json.loads(json.dumps(uninterrupted.summary)))
+    assert json.loads((out / "summary.json").read_text()) == summary
+
+
+def test_ctrl_c_prints_the_summary_so_far_and_exits_cleanly(tmp_path):
+    out = tmp_path / "run"
+    process = start_run(out)
+    wait_for_parts(process, out, 3)
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert "Traceback" not in stderr
+    assert "interrupted" in stderr and "--resume" in stderr
+    summary = json.loads(stdout)
+    assert 0 < summary["runs"] < RUNS
+    assert summary["runs"] == len(pd.read_parquet(out / "outcomes.parquet"))
+
+
+def test_ctrl_c_in_a_serial_run_without_out_prints_what_it_has():
+    command = [sys.executable, "-m", "sim", "run", str(DUEL), "--runs", "500000", "--json"]
+    process = subprocess.Popen(
+        [*command, "--workers", "1", "--chunk-size", "200", "--quiet"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(4)  # well past start-up: Ctrl-C during the imports is Python's own
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "interrupted" in stderr
+    summary = json.loads(stdout)
+    assert 0 < summary["runs"] < 500000 and summary["runs"] % 200 == 0
+
+
+def test_resume_refuses_a_different_run(tmp_path):
+    out = tmp_path / "run"
+    simulate(DUEL, runs=600, seed=1, workers=1, chunk_size=200, out=out)
+    result = CliRunner().invoke(
+        cli,
+        [
+            "run",
+            str(DUEL),
+            "--runs",
+            "600",
+            "--seed",
+            "2",
+            "--chunk-size",
+            "200",
+            "--out",
+            str(out),
+            "--resume",
+            "--quiet",
+        ],
+    )
+    assert result.exit_code == 2
+    assert "different run" in result.output and "seed" in result.output
+
+
+def test_resume_needs_out():
+    result = CliRunner().invoke(cli, ["run", str(DUEL), "--resume"])
+    assert result.exit_code == 2 and "--out" in result.output
+
+
+def test_resume_plays_only_missing_chunks_and_clears_half_written_files(tmp_path):
+    out = tmp_path / "run"
+    simulate(DUEL, runs=1000, seed=5, workers=1, chunk_size=250, out=out)
+    folder = out / "outcomes.parquet"
+    (folder / "part-000000000500.parquet").unlink()
+    (folder / ".part-000000000500.parquet.tmp").write_bytes(b"half a file")
+    kept = {p.name: p.stat().st_mtime_ns for p in parts(out)}
+    result = simulate(DUEL, runs=1000, seed=5, workers=1, chunk_size=250, out=out, resume=True)
+    assert {p.name: p.stat().st_mtime_ns for p in parts(out) if p.name in kept} == kept
+    assert len(parts(out)) == 4 and not list(folder.glob(".*"))
+    assert result.runs == 1000 and result.summary["runs"] == 1000
+    pd.testing.assert_frame_equal(
+        result.outcomes, simulate(DUEL, runs=1000, seed=5, workers=1).outcomes
+    )
+
+
+def test_a_fresh_run_replaces_an_earlier_one(tmp_path):
+    out = tmp_path / "run"
+    simulate(DUEL, runs=900, seed=5, workers=1, chunk_size=100, out=out)
+    simulate(DUEL, runs=300, seed=6, workers=1, chunk_size=100, out=out)
+    table = pd.read_parquet(out / "outcomes.parquet")
+    assert list(table["combat"]) == list(range(300)) and set(table["seed"]) == {6}
