@@ -1,0 +1,327 @@
+"""One self-contained HTML file of a results directory, to mail to a colleague.
+
+Everything is inside the file: the charts as SVG images in ``data:`` URIs (sharp at any zoom, and
+isolated from each other), the summary tables, how the results were made (scenario, rule options,
+seed, runs, combatsim version) and the scenario itself. No script or style is fetched from
+anywhere; a small inline script only counts the charts that rendered, for the test that opens the
+report in headless Chromium.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from analysis.plots import Plot, figure_bytes, standard_plots, sweep_labels
+from analysis.results import Results, read_results
+from analysis.summary import summarize
+from analysis.sweep import win_rates
+from sim.records import DRAW
+
+#: Per-combatant columns shown as means, with their headings.
+COMBATANT_MEANS = (
+    ("damage_dealt", "damage dealt"),
+    ("damage_taken", "damage taken"),
+    ("actions_taken", "actions taken"),
+    ("actions_lost", "actions lost"),
+    ("actions_disrupted", "actions disrupted"),
+    ("hits", "hits"),
+    ("criticals", "criticals"),
+    ("time_out_s", "time out of the fight (s)"),
+)
+
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
+       max-width: 1100px; padding: 0 1rem; color: #222; line-height: 1.4; }
+h1 { margin-bottom: .2rem; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2rem;
+       margin-top: 2.2rem; }
+table { border-collapse: collapse; margin: .6rem 0; font-size: .92rem; }
+th, td { border: 1px solid #d0d0d0; padding: .25rem .55rem; text-align: right; }
+th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }
+table.meta td { text-align: left; }
+figure { margin: 1.2rem 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { color: #555; font-size: .9rem; }
+pre { background: #f7f7f7; padding: .8rem; overflow-x: auto; font-size: .85rem; }
+.note { color: #666; font-size: .9rem; }
+"""
+
+SCRIPT = """
+window.addEventListener("load", function () {
+  var images = document.querySelectorAll("figure img");
+  var rendered = 0;
+  images.forEach(function (img) { if (img.complete && img.naturalWidth > 0) rendered++; });
+  document.body.setAttribute("data-charts", String(images.length));
+  document.body.setAttribute("data-charts-rendered", String(rendered));
+});
+"""
+
+
+def write_report(
+    results: Results | str | Path,
+    out: str | Path | None = None,
+    scenario: str | Path | None = None,
+) -> Path:
+    """Write the report of a results directory (default: ``RESULTS/report.html``)."""
+    results = results if isinstance(results, Results) else read_results(results)
+    out = Path(out) if out is not None else results.directory / "report.html"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(build_report(results, scenario), encoding="utf-8")
+    tmp.replace(out)
+    return out
+
+
+def build_report(results: Results, scenario: str | Path | None = None) -> str:
+    """The report as HTML text.
+
+    Args:
+        results: read with :func:`analysis.results.read_results`.
+        scenario: a scenario file to show when the results did not record theirs.
+    """
+    plots = standard_plots(results)
+    scenario_text, options = _scenario_parts(results, scenario)
+    name = results.scenario_name
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta name="generator" content="combatsim {_e(_version())}">',
+        f"<title>combatsim report — {_e(name)}</title>",
+        f"<style>{STYLE}</style></head><body>",
+        f"<header><h1>{_e(name)}</h1>",
+    ]
+    description = results.meta.get("description") or _description(scenario_text)
+    if description:
+        parts.append(f"<p>{_e(description)}</p>")
+    parts.append("</header>")
+    made = _table("run", _made(results), meta=True)
+    parts += _section("run", "How these results were made", made)
+    parts += _section("summary", "Results", _summary_tables(results))
+    combatants = _combatant_table(results)
+    if combatants:
+        parts += _section("combatants", "Per combatant (means per combat)", combatants)
+    parts += _section("charts", "Charts", "".join(_figure(p) for p in plots))
+    if options:
+        rows = [[k, _value(v)] for k, v in options.items()]
+        parts += _section("options", "Rule options", _table("options", rows, ["option", "value"]))
+    else:
+        hint = f" (the run was of {results.meta['file']})" if results.meta.get("file") else ""
+        parts += _section(
+            "options",
+            "Rule options",
+            '<p class="note">Not recorded with these results; pass --scenario FILE to show them'
+            f"{_e(hint)}.</p>",
+        )
+    if scenario_text:
+        parts += _section("scenario", "Scenario", f"<pre>{_e(scenario_text)}</pre>")
+    parts.append(
+        '<footer><p class="note">Made with combatsim '
+        f"{_e(_version())} on {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}. combatsim "
+        "is built on The Ambition Combat System (Raven c.s. McCracken, 2007), with Target 10 "
+        "and Combat Proposition Three. Win-rate intervals are 95% Wilson score intervals.</p>"
+        "</footer>"
+    )
+    parts.append(f"<script>{SCRIPT}</script></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+# -- pieces -------------------------------------------------------------------------------------
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("combatsim")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        from sim import __version__
+
+        return __version__
+
+
+def _section(key: str, title: str, body: str) -> list[str]:
+    return [f'<section id="{key}"><h2>{_e(title)}</h2>', body, "</section>"]
+
+
+def _table(
+    key: str, rows: Sequence[Sequence[Any]], header: Sequence[str] | None = None, meta=False
+) -> str:
+    out = [f'<table id="table-{key}" class="{"meta" if meta else "data"}">']
+    if header:
+        out.append("<thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr></thead>")
+    out.append("<tbody>")
+    for row in rows:
+        cells = "".join(
+            f"<th>{_e(c)}</th>" if meta and i == 0 else f"<td>{_e(c)}</td>"
+            for i, c in enumerate(row)
+        )
+        out.append(f"<tr>{cells}</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _figure(plot: Plot) -> str:
+    data = base64.b64encode(figure_bytes(plot.figure, "svg")).decode("ascii")
+    title = plot.figure.axes[0].get_title() if plot.figure.axes else plot.caption
+    return (
+        f'<figure id="chart-{_e(plot.stem)}">'
+        f'<img src="data:image/svg+xml;base64,{data}" alt="{_e(title)}">'
+        f"<figcaption>{_e(plot.caption)}</figcaption></figure>"
+    )
+
+
+def _made(results: Results) -> list[list[Any]]:
+    meta = results.meta
+    rows: list[list[Any]] = [["scenario", results.scenario_name]]
+    if meta.get("file"):
+        rows.append(["file", meta["file"]])
+    if meta.get("rules"):
+        rows.append(["rules", meta["rules"]])
+    rows.append(["seed", results.seed if results.seed is not None else "not recorded"])
+    if results.kind == "sweep":
+        rows.append(["combats per point", results.runs])
+        rows.append(["points", results.outcomes["point"].nunique()])
+        for parameter in results.parameters:
+            values = ", ".join(_value(v) for v in parameter["values"])
+            rows.append([f"swept: {parameter['label']}", f"{parameter['path']} = {values}"])
+        rows.append(
+            ["common random numbers", "combat k has the same seed at every point of the sweep"]
+        )
+    else:
+        rows.append(["combats", len(results.outcomes)])
+    if meta.get("time_limit_s"):
+        rows.append(["time limit", f"{meta['time_limit_s']:g} game seconds (then a draw)"])
+    rows.append(["combats in the table", len(results.outcomes)])
+    rows.append(["results made with", f"combatsim {meta.get('combatsim_version', 'unknown')}"])
+    if meta.get("created"):
+        rows.append(["results made on", meta["created"]])
+    rows.append(["report made with", f"combatsim {_version()}"])
+    rows.append(["results directory", str(results.directory)])
+    return rows
+
+
+def _summary_tables(results: Results) -> str:
+    sides = results.side_names
+    outcomes = results.outcomes
+    if results.kind == "run":
+        summary = summarize(outcomes, sides, results.scenario_name, results.seed or 0)
+        rows = []
+        for side, s in summary["sides"].items():
+            low, high = s["ci95"]
+            rows.append(
+                [
+                    side,
+                    s["wins"],
+                    f"{s['win_rate']:.1%}",
+                    f"{low:.1%} – {high:.1%}",
+                    f"{s['mean_survivors']:.2f}",
+                    f"{s['mean_hp_left']:.1f}",
+                ]
+            )
+        rows.append(["draw", summary["draws"], f"{summary['draw_rate']:.1%}", "", "", ""])
+        header = ["side", "wins", "win rate", "95% CI (Wilson)", "survivors", "hp left"]
+        ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
+        return _table("summary", rows, header) + (
+            f'<p class="note">Mean fight length {summary["mean_duration_s"]:.2f} game seconds; '
+            f"how fights ended: {_e(ends)}.</p>"
+        )
+    labels = sweep_labels(results)
+    rates = win_rates(outcomes, sides, ["point", *labels])
+    header = ["point", *labels]
+    header += [f"{side} win rate (95% CI)" for side in sides]
+    header += ["draws", "mean length (s)"]
+    rows = []
+    for _point, group in rates.groupby("point", sort=True):
+        first = group.iloc[0]
+        row = [int(first["point"]), *(_value(first[label]) for label in labels)]
+        by_side = group.set_index("side")
+        for side in sides:
+            r = by_side.loc[side]
+            row.append(f"{r['win_rate']:.1%} ({r['ci_low']:.1%} – {r['ci_high']:.1%})")
+        row.append(int(by_side.loc[DRAW, "wins"]))
+        row.append(f"{first['mean_duration_s']:.2f}")
+        rows.append(row)
+    return _table("summary", rows, header)
+
+
+def _combatant_table(results: Results) -> str:
+    frame = results.combatants
+    if frame is None or not len(frame):
+        return ""
+    if results.kind == "sweep":
+        return (
+            '<p class="note">The per-combatant table of a sweep is saved in combatants.parquet '
+            "(one row per combatant, combat and point); it is not summarized here.</p>"
+        )
+    means = [c for c, _ in COMBATANT_MEANS if c in frame.columns]
+    grouped = frame.groupby(["side", "combatant"], sort=False)
+    table = grouped[means].mean()
+    left = grouped["out"].agg(lambda s: _how_left(s)) if "out" in frame.columns else None
+    header = ["combatant", "side", *(h for c, h in COMBATANT_MEANS if c in means)]
+    if left is not None:
+        header.append("how it left (share of combats)")
+    rows = []
+    for (side, combatant), row in table.iterrows():
+        cells = [combatant, side, *(f"{row[c]:.2f}" for c in means)]
+        if left is not None:
+            cells.append(left.loc[(side, combatant)])
+        rows.append(cells)
+    return _table("combatants", rows, header)
+
+
+def _how_left(out: pd.Series) -> str:
+    counts = out.fillna("").replace("", "still standing").value_counts(normalize=True)
+    return ", ".join(f"{k} {v:.0%}" for k, v in counts.items())
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}" if math.isfinite(value) else str(value)
+    return str(value)
+
+
+def _scenario_parts(
+    results: Results, scenario: str | Path | None
+) -> tuple[str | None, dict[str, Any]]:
+    """The scenario's text and its rule options, from the results or a given file."""
+    text = results.scenario_text
+    options = dict(results.meta.get("options") or {})
+    if scenario is not None:
+        from sim.scenario.loader import load_scenario
+
+        loaded = load_scenario(scenario)
+        text = Path(scenario).read_text(encoding="utf-8")
+        options = loaded.option_values()
+    elif text and not options:
+        from sim.scenario.loader import parse_scenario
+        from sim.scenario.problems import ScenarioError
+
+        try:
+            options = parse_scenario(text, "scenario.yaml").option_values()
+        except ScenarioError:
+            options = {}  # a report still shows what it can
+    return text, options
+
+
+def _description(text: str | None) -> str:
+    if not text:
+        return ""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return ""
+    return str(data.get("description", "")) if isinstance(data, dict) else ""

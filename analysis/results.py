@@ -1,0 +1,234 @@
+"""A results directory: what a run or a sweep saved, read back without re-running anything.
+
+A results directory holds the outcome table (``outcomes.parquet``, a file or a Parquet dataset
+directory, ``outcomes/`` or ``outcomes.csv``), optionally the per-combatant table
+(``combatants.*``), ``summary.json``, and, when a sweep wrote them, ``meta.json`` (how the
+results were made: scenario, rules and options, seed, runs, combatsim version) and
+``scenario.yaml`` (the scenario as it was run); for a streamed run, its ``run.json`` manifest
+stands in for ``meta.json``. ``combatsim plot`` and ``combatsim report`` read it through
+:func:`read_results`; anything missing is simply not shown.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from analysis.tables import save_frame
+
+#: Columns every outcome table has; a file without them is not combatsim output.
+REQUIRED = ("combat", "winner", "duration_s")
+
+
+class ResultsError(Exception):
+    """A directory that does not hold combatsim results (the message says why)."""
+
+
+@dataclass
+class Results:
+    """Saved results: tables, summary and how they were made.
+
+    Attributes:
+        directory: where they were read from.
+        outcomes: one row per combat (with ``point`` and parameter columns for a sweep).
+        combatants: one row per combatant per combat, or None.
+        summary: ``summary.json`` (empty when absent).
+        meta: ``meta.json`` (empty when absent).
+        scenario_text: ``scenario.yaml`` as text, or None.
+    """
+
+    directory: Path
+    outcomes: pd.DataFrame
+    combatants: pd.DataFrame | None = None
+    summary: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    scenario_text: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """``sweep`` for a sweep's results, ``run`` otherwise."""
+        return "sweep" if "point" in self.outcomes.columns else "run"
+
+    @property
+    def scenario_name(self) -> str:
+        """The scenario's name as the tables carry it."""
+        name = self.meta.get("scenario") or self.summary.get("scenario")
+        if name:
+            return str(name)
+        if "scenario" in self.outcomes.columns and len(self.outcomes):
+            return str(self.outcomes["scenario"].iloc[0])
+        return self.directory.name
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """The sides, in scenario order."""
+        if self.meta.get("side_names"):
+            return tuple(self.meta["side_names"])
+        if isinstance(self.summary.get("sides"), dict):
+            return tuple(self.summary["sides"])
+        return tuple(
+            match.group(1)
+            for column in self.outcomes.columns
+            if (match := re.fullmatch(r"survivors_(.+)", column))
+        )
+
+    @property
+    def parameters(self) -> list[dict[str, Any]]:
+        """A sweep's parameters: each ``label``, ``path`` and ``values`` (empty for a run)."""
+        found = self.meta.get("parameters") or self.summary.get("parameters")
+        if found:
+            return list(found)
+        return []
+
+    @property
+    def seed(self) -> int | None:
+        """The run's seed, if known."""
+        seed = self.meta.get("seed", self.summary.get("seed"))
+        return None if seed is None else int(seed)
+
+    @property
+    def runs(self) -> int:
+        """Combats per point (a sweep) or in all (a run)."""
+        runs = self.meta.get("runs", self.summary.get("runs"))
+        if runs is not None:
+            return int(runs)
+        if self.kind == "sweep":
+            return int(self.outcomes.groupby("point").size().max())
+        return len(self.outcomes)
+
+
+def read_results(directory: str | Path) -> Results:
+    """Read a results directory (see the module docstring for what it holds).
+
+    Raises:
+        ResultsError: the directory is missing or holds no outcome table.
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise ResultsError(f"{directory}: no such directory (expected the --out of a run or sweep)")
+    outcomes = read_table(directory, "outcomes")
+    if outcomes is None:
+        raise ResultsError(
+            f"{directory}: no outcomes.parquet, outcomes/ or outcomes.csv "
+            "(expected the --out of combatsim run or combatsim sweep)"
+        )
+    missing = [c for c in REQUIRED if c not in outcomes.columns]
+    if missing:
+        raise ResultsError(f"{directory}: the outcome table lacks the columns {', '.join(missing)}")
+    order = [c for c in ("point", "combat") if c in outcomes.columns]
+    outcomes = outcomes.sort_values(order, kind="stable").reset_index(drop=True)
+    combatants = read_table(directory, "combatants")
+    scenario = directory / "scenario.yaml"
+    return Results(
+        directory=directory,
+        outcomes=outcomes,
+        combatants=combatants,
+        summary=_json(directory / "summary.json"),
+        meta=_meta(directory),
+        scenario_text=scenario.read_text(encoding="utf-8") if scenario.is_file() else None,
+    )
+
+
+def read_table(directory: Path, stem: str) -> pd.DataFrame | None:
+    """``stem.parquet`` (a file or a dataset directory), ``stem/`` of Parquet parts, or CSV."""
+    for candidate in (directory / f"{stem}.parquet", directory / stem):
+        if candidate.is_file():
+            return pd.read_parquet(candidate)
+        if candidate.is_dir():
+            parts = sorted(candidate.rglob("*.parquet"))
+            if parts:
+                return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+    csv = directory / f"{stem}.csv"
+    if csv.is_file():
+        frame = pd.read_csv(csv)
+        if "out" in frame.columns:
+            frame["out"] = frame["out"].fillna("")
+        return frame
+    return None
+
+
+def _meta(directory: Path) -> dict[str, Any]:
+    """``meta.json``, or what a streamed run's ``run.json`` manifest says of the same things."""
+    meta = _json(directory / "meta.json")
+    if meta:
+        return meta
+    manifest = _json(directory / "run.json")
+    keys = ("scenario", "file", "seed", "runs", "side_names", "variant")
+    meta = {k: manifest[k] for k in keys if k in manifest}
+    if "combatsim" in manifest:
+        meta["combatsim_version"] = manifest["combatsim"]
+    if "first" in manifest:
+        meta["first_combat"] = manifest["first"]
+    return meta
+
+
+def _json(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ResultsError(f"{path}: not readable JSON ({exc})") from None
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def run_meta(
+    scenario: Any, seed: int, runs: int, kind: str = "run", **extra: Any
+) -> dict[str, Any]:
+    """How a set of results was made, JSON-ready (written as ``meta.json``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        combatsim_version = version("combatsim")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        from sim import __version__ as combatsim_version
+    return {
+        "kind": kind,
+        "scenario": scenario.name,
+        "file": scenario.file,
+        "rules": scenario.rules,
+        "options": scenario.option_values(),
+        "time_limit_s": scenario.time_limit_s,
+        "side_names": list(scenario.side_names),
+        "seed": seed,
+        "runs": runs,
+        "combatsim_version": combatsim_version,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        **extra,
+    }
+
+
+def write_results(
+    directory: str | Path,
+    outcomes: pd.DataFrame,
+    summary: dict[str, Any],
+    *,
+    combatants: pd.DataFrame | None = None,
+    meta: dict[str, Any] | None = None,
+    scenario_data: dict | None = None,
+    csv: bool = False,
+) -> list[Path]:
+    """Save a results directory that :func:`read_results` reads back."""
+    directory = Path(directory)
+    written = save_frame(outcomes, directory, "outcomes", csv)
+    if combatants is not None:
+        written += save_frame(combatants, directory, "combatants", csv)
+    files: dict[str, str] = {"summary.json": json.dumps(summary, indent=2) + "\n"}
+    if meta is not None:
+        files["meta.json"] = json.dumps(meta, indent=2) + "\n"
+    if scenario_data is not None:
+        files["scenario.yaml"] = yaml.safe_dump(scenario_data, sort_keys=False, allow_unicode=True)
+    for name, text in files.items():
+        target = directory / name
+        tmp = target.with_name(name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+        written.append(target)
+    return written

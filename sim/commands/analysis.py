@@ -1,0 +1,435 @@
+"""``combatsim sweep``, ``plot``, ``balance`` and ``report``: the balance charts.
+
+A thin click layer over :mod:`analysis.sweep`, :mod:`analysis.plots`, :mod:`analysis.balance`
+and :mod:`analysis.report`. Bad scenarios and bad results directories give a clear message and
+exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import sys
+from pathlib import Path
+
+import click
+
+from sim.cli import (
+    EXIT_BAD_INPUT,
+    cli,
+    engine_options,
+    handles_bad_input,
+    scenario_argument,
+    seed_option,
+)
+
+#: Exit code when a question has no answer in the range asked (no balance point found).
+EXIT_NO_ANSWER = 1
+
+results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
+
+
+def _engine_kwargs(workers: int | None, scheduler: str | None, chunk_size: int) -> dict:
+    """How each point's combats are played (never changes a result)."""
+    return {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
+
+
+def handles_results(command):
+    """Turn an unreadable results directory or an impossible request into exit code 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        from analysis.balance import BalanceError
+        from analysis.results import ResultsError
+
+        try:
+            return command(*args, **kwargs)
+        except ResultsError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except BalanceError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT if exc.bad_input else EXIT_NO_ANSWER)
+        except OSError as exc:
+            scheduler = kwargs.get("scheduler")
+            if scheduler is None:
+                raise
+            click.echo(f"error: cannot use the Dask scheduler {scheduler!r}: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+
+    return wrapper
+
+
+# -- sweep --------------------------------------------------------------------------------------
+
+
+@cli.command()
+@scenario_argument
+@click.option(
+    "--runs",
+    type=click.IntRange(1, 10**9),
+    default=None,
+    help="Combats per point (default: the sweep's runs, then the scenario's).",
+)
+@seed_option
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory for the results (default: SCENARIO's file name + '-sweep', here).",
+)
+@click.option("--csv", is_flag=True, help="Also write the tables as CSV.")
+@click.option("--detail/--no-detail", default=False, help="Also save the per-combatant table.")
+@click.option(
+    "--plots/--no-plots", default=True, help="Draw the charts into OUT/plots (PNG and SVG)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the sweep's summary as JSON.")
+@engine_options
+@handles_bad_input
+@handles_results
+def sweep(
+    scenario: Path,
+    runs: int | None,
+    seed: int | None,
+    out: Path | None,
+    csv: bool,
+    detail: bool,
+    plots: bool,
+    as_json: bool,
+    workers: int | None,
+    scheduler: str | None,
+    chunk_size: int,
+    quiet: bool,
+) -> None:
+    """Play SCENARIO at every point of its sweep: section, with the same seeds at each.
+
+    Saves one table for the whole sweep (outcomes.parquet, with a point column and one column
+    per swept parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the
+    charts into OUT/plots. `combatsim report OUT` makes an HTML report of it.
+    """
+    from analysis.sweep import plan_sweep, run_sweep
+
+    options = _engine_kwargs(workers, scheduler, chunk_size)
+    plan = plan_sweep(scenario, runs=runs)
+    out = out if out is not None else Path(f"{scenario.stem}-sweep")
+    with _progress(len(plan.points), quiet=quiet) as advance:
+        result = run_sweep(plan, seed=seed, detail=detail, on_point=advance, **options)
+    written = result.save(out, csv=csv)
+    if plots:
+        from analysis.plots import draw_results
+        from analysis.results import read_results
+
+        written += draw_results(read_results(out))
+    if as_json:
+        click.echo(json.dumps({**result.summary, "out": str(out)}))
+        return
+    _sweep_table(result)
+    click.echo(f"saved {len(written)} files to {out}/")
+
+
+class _progress:
+    """A transient progress bar over the points, on a terminal's stderr only."""
+
+    def __init__(self, total: int, quiet: bool = False) -> None:
+        from rich.console import Console
+
+        self.console = Console(stderr=True)
+        self.total = total
+        self.bar = None if quiet or not self.console.is_terminal else self._bar()
+
+    def _bar(self):
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        return Progress(
+            "sweep points",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=self.console,
+            transient=True,
+        )
+
+    def __enter__(self):
+        if self.bar is None:
+            return lambda *_: None
+        self.bar.start()
+        task = self.bar.add_task("sweep", total=self.total)
+        return lambda *_: self.bar.advance(task)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _sweep_table(result) -> None:
+    from rich.table import Table
+
+    sides = result.plan.scenario.side_names
+    rates = result.rates()
+    title = (
+        f"{result.plan.scenario.name} — sweep of {len(result.plan.points)} points, "
+        f"{result.runs} combats each, seed {result.seed} (same seeds at every point)"
+    )
+    table = Table(title=title, title_justify="left")
+    table.add_column("point", justify="right")
+    for label in result.plan.labels:
+        table.add_column(label, justify="right")
+    for side in sides:
+        table.add_column(f"{side} win rate (95% CI)", justify="right")
+    table.add_column("draws", justify="right")
+    table.add_column("mean s", justify="right")
+    for point, group in rates.groupby("point", sort=True):
+        by_side = group.set_index("side")
+        first = group.iloc[0]
+        row = [str(point), *(str(first[label]) for label in result.plan.labels)]
+        for side in sides:
+            r = by_side.loc[side]
+            row.append(_rate(r["win_rate"], r["ci_low"], r["ci_high"]))
+        row.append(str(int(by_side.loc["draw", "wins"])))
+        row.append(f"{first['mean_duration_s']:.2f}")
+        table.add_row(*row)
+    _console().print(table)
+
+
+def _console():
+    """Rich's console; wide enough not to wrap rows when the output is a file or a pipe."""
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=200)
+
+
+def _rate(rate: float, low: float, high: float) -> str:
+    return f"{rate:.1%} ({low * 100:.1f}–{high * 100:.1f})"
+
+
+# -- plot ---------------------------------------------------------------------------------------
+
+
+@cli.command()
+@results_argument
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory for the charts (default: RESULTS/plots).",
+)
+@click.option(
+    "--format",
+    "formats",
+    type=click.Choice(["png", "svg", "pdf"]),
+    multiple=True,
+    default=("png", "svg"),
+    show_default=True,
+    help="File format (repeat for several).",
+)
+@handles_results
+def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
+    """Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running."""
+    from analysis.plots import draw_results
+    from analysis.results import read_results
+
+    written = draw_results(read_results(results), out, formats)
+    for path in written:
+        click.echo(str(path))
+
+
+# -- balance ------------------------------------------------------------------------------------
+
+
+@cli.command()
+@scenario_argument
+@click.option(
+    "--param",
+    "path",
+    required=True,
+    metavar="PATH",
+    help="The parameter, as a dotted path: sides.red.combatants.0.hp, options.prepared_bonus.",
+)
+@click.option(
+    "--target",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.5,
+    show_default=True,
+    help="The win rate to reach.",
+)
+@click.option("--side", default=None, help="Whose win rate (default: the first side).")
+@click.option(
+    "--range",
+    "search",
+    type=float,
+    nargs=2,
+    default=None,
+    metavar="LOW HIGH",
+    help="Where to search (default: the scenario's sweep of PATH, else half to twice its value).",
+)
+@click.option(
+    "--points", type=click.IntRange(3, 50), default=9, show_default=True, help="Values per grid."
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(20, 10**8),
+    default=400,
+    show_default=True,
+    help="Combats per value while locating the crossing.",
+)
+@click.option(
+    "--refine-runs",
+    type=click.IntRange(20, 10**8),
+    default=None,
+    help="Combats per value while measuring it (default: 4 x --runs).",
+)
+@seed_option
+@click.option("--label", default=None, help="The parameter's name in the output.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory to save balance.json and the chart (balance.png, balance.svg) into.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
+@engine_options
+@handles_bad_input
+@handles_results
+def balance(
+    scenario: Path,
+    path: str,
+    target: float,
+    side: str | None,
+    search: tuple[float, float] | None,
+    points: int,
+    runs: int,
+    refine_runs: int | None,
+    seed: int | None,
+    label: str | None,
+    out: Path | None,
+    as_json: bool,
+    workers: int | None,
+    scheduler: str | None,
+    chunk_size: int,
+    quiet: bool,
+) -> None:
+    """Find the value of a parameter where a side's win rate crosses a target.
+
+    Locates the crossing on a coarse grid, then measures it on a finer one with more combats
+    (the same seeds at every value), fits a logistic curve with a cluster-robust covariance and
+    gives Fieller's 95% interval. Exit code 1 when the target is not crossed in the range.
+    """
+    from analysis.balance import find_balance
+
+    low, high = search if search else (None, None)
+    result = find_balance(
+        scenario,
+        path,
+        target,
+        side,
+        low=_whole(low),
+        high=_whole(high),
+        points=points,
+        runs=runs,
+        refine_runs=refine_runs,
+        seed=seed,
+        label=label,
+        **_engine_kwargs(workers, scheduler, chunk_size),
+    )
+    if out is not None:
+        from analysis.plots import plot_balance, save_figure
+
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "balance.json").write_text(
+            json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8"
+        )
+        save_figure(plot_balance(result), out, "balance")
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        _balance_text(result)
+        if out is not None:
+            click.echo(f"saved balance.json, balance.png and balance.svg to {out}/")
+
+
+def _whole(value: float | None) -> float | int | None:
+    return int(value) if value is not None and float(value).is_integer() else value
+
+
+def _balance_text(result) -> None:
+    from rich.table import Table
+
+    side, label = result.side, result.label
+    say = click.echo
+    say(
+        f"Balance point of {label} for {side}'s win rate = {result.target:.0%} "
+        f"({result.scenario}; seed {result.seed})"
+    )
+    if result.value is None:
+        say("  no crossing: the fitted curve is flat")
+    else:
+        lo, hi = result.interval
+        shown = f"{lo:.4g} – {hi:.4g}" if result.bounded else "unbounded"
+        say(f"  value   {result.value:.4g}   95% CI {shown}   (standard error {result.se:.2g})")
+        if result.integer and result.bounded:
+            say(f"  whole numbers in the interval: {', '.join(map(str, result.whole_numbers))}")
+        for row in result.nearest:
+            low, high = row["fitted_ci95"]
+            text = f"  at {row['value']}: {side} wins {_rate(row['fitted'], low, high)} by the fit"
+            if "observed" in row:
+                text += f", {_rate(row['observed'], *row['observed_ci95'])} played"
+            if row["current"]:
+                text += " (the scenario's value)"
+            say(text)
+        say(
+            f"  slope   +1 {label} moves {side}'s win rate by {result.slope_per_unit * 100:+.2f} "
+            f"points here (z = {result.slope_z:.1f})"
+        )
+    say(f"  sure?   {result.verdict()}")
+    values = result.grid["value"]
+    say(
+        f"  method  {len(values)} values from {values.min():g} to {values.max():g}, "
+        f"{result.runs} combats each, the same seeds at every value (located over "
+        f"{result.search[0]:g} .. {result.search[1]:g}); logistic fit, cluster-robust "
+        "errors, Wald/Fieller interval"
+    )
+    for note in result.notes:
+        say(f"  note    {note}")
+    console = _console()
+    table = Table(title_justify="left")
+    table.add_column(label, justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column(f"{side} win rate (95% CI)", justify="right")
+    table.add_column("logistic fit", justify="right")
+    for row in result.grid.itertuples():
+        value = row.value if not isinstance(row.value, float) else f"{row.value:.4g}"
+        table.add_row(
+            str(value),
+            str(row.wins),
+            _rate(row.win_rate, row.ci_low, row.ci_high),
+            f"{row.fitted:.1%}" if math.isfinite(row.fitted) else "",
+        )
+    console.print(table)
+
+
+# -- report -------------------------------------------------------------------------------------
+
+
+@cli.command()
+@results_argument
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The HTML file to write (default: RESULTS/report.html).",
+)
+@click.option(
+    "--scenario",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The scenario file, to show its rule options when the results did not record them.",
+)
+@handles_bad_input
+@handles_results
+def report(results: Path, out: Path | None, scenario: Path | None) -> None:
+    """Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options."""
+    from analysis.report import write_report
+
+    click.echo(str(write_report(results, out, scenario)))
