@@ -1,0 +1,568 @@
+"""Baselines: record how a scenario plays today, and check later that a change did not move it.
+
+``combatsim baseline SCENARIO`` plays the scenario and each of its variants and writes
+``<scenario>.baseline.json`` next to it: runs, seed, rule options, the combatsim version, each
+arm's summary, and each arm's winner of every combat (one byte per combat, zlib, base64).
+
+``combatsim check`` plays the same combats again — same seed, same combat indices — and compares
+each arm with its recorded self *combat by combat*. With nothing changed the rerun is identical,
+so every difference is exactly 0 and nothing can be flagged. After a change, a side's win rate
+has moved when McNemar's exact test on the combats whose outcome changed rejects "no change" at
+alpha (0.05) after Holm's correction over every (scenario, variant, side) tested in the run, so a
+whole CI job has at most a 5% chance of a false alarm. ``--min-change`` further ignores moves
+smaller than a given number of points.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from analysis.compare import (
+    ALPHA,
+    CORRECTION_METHOD,
+    INTERVAL_METHOD,
+    TEST_METHOD,
+    RangePlayer,
+    WinDifference,
+    holm,
+    p_text,
+    paired_win_difference,
+    play_arms,
+    play_range,
+    points,
+)
+from analysis.summary import summarize
+from sim.records import DRAW
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from sim.scenario.schema import Scenario
+
+#: What a baseline file ends with; it sits next to its scenario (``duel.yaml``,
+#: ``duel.baseline.json``).
+SUFFIX = ".baseline.json"
+#: The format written in every baseline file.
+FORMAT = "combatsim-baseline/1"
+#: The byte a draw is written as in the winners (a side is its index).
+DRAW_CODE = 255
+#: Directories :func:`find_baselines` does not look into.
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
+
+
+class BaselineError(Exception):
+    """A baseline that cannot be used (missing, damaged, or no longer fits its scenario)."""
+
+
+def baseline_path(scenario_path: str | Path) -> Path:
+    """Where the baseline of a scenario file lives: ``x.yaml`` -> ``x.baseline.json``."""
+    path = Path(scenario_path)
+    return path.with_name(path.stem + SUFFIX)
+
+
+def encode_winners(winners: Sequence[str], side_names: Sequence[str]) -> str:
+    """Each combat's winner as one byte (side index, 255 for a draw), zlib, base64."""
+    codes = {name: i for i, name in enumerate(side_names)}
+    codes[DRAW] = DRAW_CODE
+    raw = bytes(codes[w] for w in winners)
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+def decode_winners(text: str, side_names: Sequence[str]) -> np.ndarray:
+    """The winners written by :func:`encode_winners`, as an array of side names and draws."""
+    raw = zlib.decompress(base64.b64decode(text.encode("ascii"), validate=True))
+    names = np.array([*side_names, DRAW], dtype=object)
+    codes = np.frombuffer(raw, dtype=np.uint8).astype(int)
+    codes[codes == DRAW_CODE] = len(side_names)
+    if codes.size and codes.max() > len(side_names):
+        raise ValueError("a winner code that names no side")
+    return names[codes]
+
+
+def fingerprint(scenario: Scenario) -> str:
+    """A hash of what a scenario says (its data without the variants section)."""
+    data = {k: v for k, v in scenario.data.items() if k != "variants"}
+    text = json.dumps(data, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# -- recording --------------------------------------------------------------------------------
+
+
+def record_baseline(
+    scenario_path: str | Path,
+    runs: int | None = None,
+    seed: int | None = None,
+    play: RangePlayer = play_range,
+) -> dict[str, Any]:
+    """Play a scenario and all its variants and return the baseline to write.
+
+    Raises:
+        ScenarioError: the scenario cannot be used.
+    """
+    from sim import __version__
+    from sim.scenario.loader import load_scenario
+    from sim.scenario.variants import arms, variant_overrides
+
+    path = Path(scenario_path)
+    scenario = load_scenario(path)
+    runs = scenario.runs if runs is None else runs
+    seed = scenario.seed if seed is None else seed
+    chosen = arms(scenario)
+    table = play_arms(chosen, seed, 0, runs, play)
+    variants = {}
+    for name, arm in chosen.items():
+        rows = table[table["variant"] == name]
+        summary = summarize(rows, scenario.side_names, scenario.name, seed)
+        for key in ("scenario", "seed", "runs"):
+            summary.pop(key)
+        variants[name] = {
+            "overrides": variant_overrides(scenario, name),
+            "options": arm.option_values(),
+            "fingerprint": fingerprint(arm),
+            "summary": summary,
+            "winners": encode_winners(list(rows["winner"]), scenario.side_names),
+        }
+    return {
+        "format": FORMAT,
+        "scenario": scenario.name,
+        "scenario_file": path.name,
+        "combatsim_version": __version__,
+        "rules": scenario.rules,
+        "runs": runs,
+        "seed": seed,
+        "sides": list(scenario.side_names),
+        "winners_encoding": "one byte per combat in combat order (side index, 255 = draw), "
+        "zlib-compressed, base64",
+        "variants": variants,
+    }
+
+
+def write_baseline(baseline: dict[str, Any], path: str | Path) -> Path:
+    """Write a baseline file atomically (write, then rename)."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(json.dumps(baseline, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, target)
+    return target
+
+
+def read_baseline(path: str | Path) -> dict[str, Any]:
+    """Read and check a baseline file.
+
+    Raises:
+        BaselineError: it is missing, not JSON, or not a combatsim baseline.
+    """
+    path = Path(path)
+    redo = "re-record it with `combatsim baseline`"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BaselineError(f"{path}: no such baseline file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BaselineError(f"{path}: not a readable JSON baseline ({exc}); {redo}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise BaselineError(f"{path}: format {found!r}, expected {FORMAT!r}; {redo}")
+    problems = []
+    for key, kind in (
+        ("scenario_file", str),
+        ("runs", int),
+        ("seed", int),
+        ("sides", list),
+        ("variants", dict),
+    ):
+        if not isinstance(data.get(key), kind):
+            problems.append(key)
+    variants = data.get("variants") if isinstance(data.get("variants"), dict) else {}
+    if "base" not in variants:
+        problems.append("variants.base")
+    for name, arm in variants.items():
+        if not isinstance(arm, dict) or not isinstance(arm.get("winners"), str):
+            problems.append(f"variants.{name}.winners")
+    if problems:
+        raise BaselineError(f"{path}: missing or malformed {', '.join(problems)}; {redo}")
+    return data
+
+
+# -- checking ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """One side of one arm of one scenario: its win rate now against its baseline.
+
+    ``diff`` compares the baseline (as ``base``) with the rerun (as ``variant``): its
+    ``difference`` is now - baseline, its p-values McNemar's exact test, Holm-corrected over the
+    whole check.
+    """
+
+    scenario: str
+    file: str
+    diff: WinDifference
+    moved: bool = False
+
+    @property
+    def variant(self) -> str:
+        """The arm (``base`` or a variant)."""
+        return self.diff.variant
+
+    @property
+    def side(self) -> str:
+        """The side."""
+        return self.diff.side
+
+    def sentence(self) -> str:
+        """What moved, in words."""
+        d = self.diff
+        low, high = d.ci95
+        return (
+            f"{self.scenario} ({self.file}), variant {d.variant}, side {d.side}: win rate "
+            f"{d.base_rate:.1%} → {d.variant_rate:.1%} ({points(d.difference)} points, 95% CI "
+            f"{points(low)} to {points(high)}; {d.base_only} combats lost and {d.variant_only} "
+            f"gained; McNemar exact p{_eq(d.p_value)}, Holm p{_eq(d.p_holm)})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        d = self.diff.to_dict()
+        d["baseline_win_rate"] = d.pop("base_win_rate")
+        d["current_win_rate"] = d.pop("variant_win_rate")
+        d["baseline_only"] = d.pop("base_only")
+        d["current_only"] = d.pop("variant_only")
+        d.pop("base_wins")
+        d.pop("variant_wins")
+        return {"scenario": self.scenario, "file": self.file, **d, "moved": self.moved}
+
+
+@dataclass
+class ScenarioCheck:
+    """The rerun of one baseline.
+
+    Attributes:
+        baseline: the baseline file.
+        file: the scenario file.
+        scenario: its name.
+        runs: combats per arm.
+        seed: the seed.
+        rows: one per arm and side.
+        changed: per arm, combats whose outcome differs from the baseline's.
+        notes: what else differs (options, the scenario, the version, variants added or gone).
+    """
+
+    baseline: str
+    file: str
+    scenario: str
+    runs: int
+    seed: int
+    rows: list[CheckRow]
+    changed: dict[str, int]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CheckReport:
+    """Every baseline checked, with the verdicts after Holm's correction over all rows."""
+
+    checks: list[ScenarioCheck]
+    alpha: float = ALPHA
+    min_change: float = 0.0
+
+    @property
+    def rows(self) -> list[CheckRow]:
+        """Every row of every scenario."""
+        return [row for check in self.checks for row in check.rows]
+
+    @property
+    def moved(self) -> list[CheckRow]:
+        """The rows whose win rate moved."""
+        return [row for row in self.rows if row.moved]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {
+            "ok": not self.moved,
+            "alpha": self.alpha,
+            "min_change": self.min_change,
+            "methods": {
+                "pairing": "each arm replays the baseline's combats (same seed and indices)",
+                "difference": "current - baseline, combat by combat",
+                "interval": INTERVAL_METHOD,
+                "test": TEST_METHOD,
+                "correction": f"{CORRECTION_METHOD} over all {len(self.rows)} tests of the check",
+            },
+            "scenarios": [
+                {
+                    "baseline": c.baseline,
+                    "file": c.file,
+                    "scenario": c.scenario,
+                    "runs": c.runs,
+                    "seed": c.seed,
+                    "changed_outcome": c.changed,
+                    "notes": c.notes,
+                    "rows": [row.to_dict() for row in c.rows],
+                }
+                for c in self.checks
+            ],
+            "moved": [row.to_dict() for row in self.moved],
+        }
+
+
+def find_baselines(paths: Iterable[str | Path]) -> list[Path]:
+    """The baseline files named by ``paths``: baseline files, scenario files, or directories.
+
+    A directory is searched recursively (hidden directories and virtualenvs skipped); a scenario
+    file must have its baseline next to it.
+
+    Raises:
+        BaselineError: a path does not exist, or a scenario file has no baseline.
+    """
+    found: list[Path] = []
+    for item in paths:
+        path = Path(item)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+                found.extend(Path(root) / f for f in sorted(files) if f.endswith(SUFFIX))
+        elif path.name.endswith(SUFFIX):
+            if not path.is_file():
+                raise BaselineError(f"{path}: no such baseline file")
+            found.append(path)
+        elif path.is_file():
+            candidate = baseline_path(path)
+            if not candidate.is_file():
+                raise BaselineError(
+                    f"{path}: no baseline ({candidate.name}); record one with "
+                    f"`combatsim baseline {path}`"
+                )
+            found.append(candidate)
+        else:
+            raise BaselineError(f"{path}: no such file or directory")
+    return list(dict.fromkeys(found))
+
+
+def check_baseline(path: str | Path, play: RangePlayer = play_range) -> ScenarioCheck:
+    """Replay a baseline's combats and compare them with it (p-values not yet corrected).
+
+    Raises:
+        BaselineError: the baseline is damaged or no longer fits its scenario.
+        ScenarioError: the scenario cannot be used.
+    """
+    from sim import __version__
+    from sim.scenario.loader import load_scenario
+    from sim.scenario.variants import arms, variant_names
+
+    path = Path(path)
+    baseline = read_baseline(path)
+    scenario_file = path.parent / baseline["scenario_file"]
+    if not scenario_file.is_file():
+        raise BaselineError(f"{path}: its scenario {scenario_file} does not exist")
+    scenario = load_scenario(scenario_file)
+    sides = tuple(baseline["sides"])
+    if scenario.side_names != sides:
+        raise BaselineError(
+            f"{path}: the scenario's sides are now {', '.join(scenario.side_names)}, the "
+            f"baseline's {', '.join(sides)}; re-record it with `combatsim baseline "
+            f"{scenario_file}`"
+        )
+    recorded = baseline["variants"]
+    current = ["base", *variant_names(scenario)]
+    notes = []
+    gone = [name for name in recorded if name not in current]
+    new = [name for name in current if name not in recorded]
+    if gone:
+        notes.append(f"not in the scenario any more, not checked: {', '.join(gone)}")
+    if new:
+        notes.append(
+            f"no baseline yet, not checked: {', '.join(new)} (run `combatsim baseline` to add)"
+        )
+    chosen = arms(scenario, [name for name in current if name in recorded])
+    runs, seed = int(baseline["runs"]), int(baseline["seed"])
+    table = play_arms(chosen, seed, 0, runs, play)
+    rows: list[CheckRow] = []
+    changed: dict[str, int] = {}
+    option_notes: dict[str, list[str]] = {}
+    edited: list[str] = []
+    for name, arm in chosen.items():
+        try:
+            then = decode_winners(recorded[name]["winners"], sides)
+        except (ValueError, zlib.error) as exc:
+            raise BaselineError(f"{path}: the winners of {name} cannot be read ({exc})") from None
+        now = table.loc[table["variant"] == name, "winner"].to_numpy()
+        if then.size != runs:
+            raise BaselineError(f"{path}: {then.size} winners of {name} for {runs} runs")
+        changed[name] = int(np.count_nonzero(then != now))
+        for side in sides:
+            diff = paired_win_difference(then == side, now == side, name, side)
+            rows.append(CheckRow(scenario.name, str(scenario_file), diff))
+        options = _option_changes(recorded[name].get("options"), arm)
+        if options:
+            option_notes.setdefault(options, []).append(name)
+        if recorded[name].get("fingerprint") not in (None, fingerprint(arm)):
+            edited.append(name)
+    notes += _grouped(option_notes, "rule options changed in {arms}: {text}")
+    if edited:
+        notes.append(f"the scenario's values differ from the baseline's in {', '.join(edited)}")
+    version = baseline.get("combatsim_version")
+    if version and version != __version__:
+        notes.append(f"baseline recorded with combatsim {version}; this is {__version__}")
+    return ScenarioCheck(
+        baseline=str(path),
+        file=str(scenario_file),
+        scenario=scenario.name,
+        runs=runs,
+        seed=seed,
+        rows=rows,
+        changed=changed,
+        notes=notes,
+    )
+
+
+def check(
+    paths: Sequence[str | Path],
+    alpha: float = ALPHA,
+    min_change: float = 0.0,
+    play: RangePlayer = play_range,
+) -> CheckReport:
+    """Check every baseline under ``paths``; Holm-correct over all of their tests together.
+
+    Raises:
+        BaselineError: no baseline found, or one cannot be used.
+        ScenarioError: a scenario cannot be used.
+    """
+    files = find_baselines(paths)
+    if not files:
+        shown = ", ".join(map(str, paths))
+        raise BaselineError(
+            f"no baseline files (*{SUFFIX}) under {shown}; record one with "
+            "`combatsim baseline SCENARIO`"
+        )
+    checks = [check_baseline(file, play) for file in files]
+    rows = [row for c in checks for row in c.rows]
+    adjusted = iter(holm([row.diff.p_value for row in rows]))
+    for c in checks:
+        corrected = []
+        for row in c.rows:
+            p = next(adjusted)
+            diff = replace(row.diff, p_holm=p, significant=bool(p < alpha))
+            moved = diff.significant and abs(diff.difference) >= min_change
+            corrected.append(replace(row, diff=diff, moved=moved))
+        c.rows = corrected
+    return CheckReport(checks, alpha, min_change)
+
+
+def _eq(p: float) -> str:
+    text = p_text(p)
+    return text if text.startswith("<") else f"={text}"
+
+
+def _option_changes(then: Any, arm: Scenario) -> str:
+    """The rule options that differ from the baseline's, in words ("" when none)."""
+    if not isinstance(then, dict):
+        return ""
+    now = arm.option_values()
+    return "; ".join(
+        f"{key} {json.dumps(then.get(key))} → {json.dumps(now.get(key))}"
+        for key in sorted(set(then) | set(now))
+        if then.get(key) != now.get(key)
+    )
+
+
+def _grouped(notes: dict[str, list[str]], template: str) -> list[str]:
+    """One note per distinct text, naming the arms it applies to."""
+    return [template.format(arms=", ".join(arms), text=text) for text, arms in notes.items()]
+
+
+# -- on the terminal --------------------------------------------------------------------------
+
+
+def render_baseline(baseline: dict[str, Any], path: Path, console: Console | None = None) -> None:
+    """Print what a baseline recorded."""
+    from rich.table import Table
+
+    from analysis.compare import _console
+
+    console = console or _console()
+    console.print(
+        f"{baseline['scenario']} — baseline of {baseline['runs']} combats per arm, seed "
+        f"{baseline['seed']}",
+        highlight=False,
+        markup=False,
+    )
+    table = Table()
+    for name in ("variant", "side", "win rate", "95% CI (Wilson)"):
+        table.add_column(name, justify="left" if name in ("variant", "side") else "right")
+    for name, arm in baseline["variants"].items():
+        for side, values in arm["summary"]["sides"].items():
+            low, high = values["ci95"]
+            table.add_row(name, side, f"{values['win_rate']:.1%}", f"{low:.1%} – {high:.1%}")
+    console.print(table)
+    console.print(f"wrote {path}", highlight=False, markup=False)
+
+
+def render_check(report: CheckReport, console: Console | None = None) -> None:
+    """Print a short table per scenario, then every win rate that moved, in words."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from analysis.compare import _console
+
+    console = console or _console()
+    table = Table(title="combatsim check", title_justify="left")
+    for name in (
+        "scenario",
+        "combats",
+        "tests",
+        "outcome changed",
+        "largest Δ points",
+        "lowest p Holm",
+        "",
+    ):
+        table.add_column(name, justify="left" if name in ("scenario", "") else "right")
+    for c in report.checks:
+        largest = max(c.rows, key=lambda r: abs(r.diff.difference), default=None)
+        lowest = min((r.diff.p_holm for r in c.rows), default=float("nan"))
+        moved = [r for r in c.rows if r.moved]
+        table.add_row(
+            escape(Path(c.file).name),
+            f"{c.runs} × {len(c.changed)}",
+            str(len(c.rows)),
+            str(sum(c.changed.values())),
+            points(largest.diff.difference) if largest else "–",
+            p_text(lowest),
+            f"MOVED ({len(moved)})" if moved else "unchanged",
+        )
+    console.print(table)
+    for c in report.checks:
+        for note in c.notes:
+            console.print(f"note: {Path(c.file).name}: {note}", highlight=False, markup=False)
+    tests = len(report.rows)
+    method = (
+        f"Each arm replayed the baseline's combats (same seed, same combat indices) and was "
+        f"compared with it combat by combat: McNemar's exact test on the combats a side won in "
+        f"one run only, Holm correction over all {tests} tests, α = {report.alpha:g}"
+        + (f", moves under {report.min_change * 100:g} points ignored" if report.min_change else "")
+        + "."
+    )
+    console.print(method, highlight=False, markup=False)
+    if report.moved:
+        console.print(
+            f"{len(report.moved)} win rate(s) moved:",
+            style="bold red",
+            highlight=False,
+            markup=False,
+        )
+        for row in report.moved:
+            console.print(f"  MOVED: {row.sentence()}", highlight=False, markup=False)
+    else:
+        console.print("nothing moved.", highlight=False, markup=False)

@@ -1,0 +1,233 @@
+"""``combatsim compare``, ``baseline`` and ``check``: is a rule tweak a change, or noise?
+
+A thin click layer over :mod:`analysis.compare` (paired statistics of a scenario's variants) and
+:mod:`analysis.baseline` (baseline files and the regression check); see ``docs/regression.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS
+from sim.cli import EXIT_BAD_INPUT, cli, handles_bad_input, seed_option
+
+#: Exit code of ``check`` when a win rate moved.
+EXIT_MOVED = 1
+
+alpha_option = click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="Family-wise error rate: significant means a Holm-corrected p-value below this.",
+)
+runs_option = click.option(
+    "--runs",
+    type=click.IntRange(1, 10**9),
+    default=None,
+    help="Combats per arm (default: the scenario's runs).",
+)
+
+
+def _baseline_errors(command):
+    """Turn an unusable baseline into a clear message and exit code 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        from analysis.baseline import BaselineError
+
+        try:
+            return command(*args, **kwargs)
+        except BaselineError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+
+    return wrapper
+
+
+@cli.command()
+@click.argument(
+    "scenarios",
+    nargs=-1,
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="SCENARIO [OTHER]...",
+)
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME",
+    help="Compare only this variant of SCENARIO (repeatable; default: every variant).",
+)
+@runs_option
+@seed_option
+@click.option(
+    "--precision",
+    type=click.FloatRange(0, 0.5, min_open=True),
+    default=None,
+    help="Play in batches until every 95% interval of a win-rate difference has at most this "
+    "half-width (0.01 = ±1 point), or --max-runs is reached. Not with --runs.",
+)
+@click.option(
+    "--max-runs",
+    type=click.IntRange(1, 10**9),
+    default=DEFAULT_MAX_RUNS,
+    show_default=True,
+    help="Cap on combats per arm with --precision.",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(1, 10**9),
+    default=DEFAULT_BATCH,
+    show_default=True,
+    help="Combats per arm in each batch with --precision.",
+)
+@alpha_option
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory to save every arm's outcomes (Parquet and CSV) and comparison.json into.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
+@handles_bad_input
+def compare(
+    scenarios: tuple[Path, ...],
+    variants: tuple[str, ...],
+    runs: int | None,
+    seed: int | None,
+    precision: float | None,
+    max_runs: int,
+    batch: int,
+    alpha: float,
+    out: Path | None,
+    as_json: bool,
+) -> None:
+    """Compare SCENARIO's variants with it, paired combat by combat.
+
+    Every arm (the base and each variant, or each OTHER scenario file against SCENARIO) plays
+    the same combats: combat k of every arm uses the dice stream of (seed, k). Per side and
+    variant it prints the difference in win rate with Tango's 95% interval for paired data,
+    McNemar's exact test and its Holm-corrected p-value, how many combats changed outcome, and a
+    paired t-test of fight length.
+    """
+    from analysis.compare import compare as run_comparison
+    from analysis.compare import render_comparison
+
+    if precision is not None and runs is not None:
+        raise click.UsageError("give --runs or --precision, not both")
+    if variants and len(scenarios) > 1:
+        raise click.UsageError("--variant picks variants of one scenario, not of several files")
+    on_batch = None
+    if precision is not None and not as_json and sys.stderr.isatty():
+
+        def on_batch(done: int, widest: float) -> None:
+            click.echo(f"  {done} combats per arm: widest interval ±{widest:.4f}", err=True)
+
+    result = run_comparison(
+        scenarios[0],
+        runs,
+        seed,
+        variants=list(variants) or None,
+        others=scenarios[1:],
+        precision=precision,
+        max_runs=max_runs,
+        batch=batch,
+        alpha=alpha,
+        on_batch=on_batch,
+    )
+    summary = result.to_dict()
+    if out is not None:
+        from analysis.tables import save_frame
+
+        save_frame(result.outcomes, out, "outcomes")
+        (out / "comparison.json").write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    render_comparison(result)
+    if out is not None:
+        click.echo(f"saved to {out}/")
+
+
+@cli.command()
+@click.argument(
+    "scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
+)
+@runs_option
+@seed_option
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The file to write (one scenario only; default: SCENARIO's name with .baseline.json, "
+    "next to it).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the baseline(s) as JSON too.")
+@handles_bad_input
+def baseline(
+    scenarios: tuple[Path, ...],
+    runs: int | None,
+    seed: int | None,
+    out: Path | None,
+    as_json: bool,
+) -> None:
+    """Record how SCENARIO and each of its variants play now, for `combatsim check`.
+
+    Writes <scenario>.baseline.json next to the scenario: runs, seed, rule options, the
+    combatsim version, each arm's summary and winner of every combat. Commit it with the
+    scenario. Keep the run count modest (a few thousand) so `check` stays quick in CI.
+    """
+    from analysis.baseline import baseline_path, record_baseline, render_baseline, write_baseline
+
+    if out is not None and len(scenarios) > 1:
+        raise click.UsageError("--out names one file: give one scenario with it")
+    written = {}
+    for scenario in scenarios:
+        recorded = record_baseline(scenario, runs, seed)
+        path = write_baseline(recorded, out or baseline_path(scenario))
+        written[str(path)] = recorded
+        if not as_json:
+            render_baseline(recorded, path)
+    if as_json:
+        click.echo(json.dumps(written))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@alpha_option
+@click.option(
+    "--min-change",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Also require a move of at least this much win rate (0.02 = 2 points) to fail.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@handles_bad_input
+@_baseline_errors
+def check(paths: tuple[Path, ...], alpha: float, min_change: float, as_json: bool) -> None:
+    """Replay every baseline under PATHS and fail if a win rate moved significantly.
+
+    PATHS are directories (searched for *.baseline.json), scenario files or baseline files;
+    default: the current directory. Each arm replays its baseline's combats with the same seed
+    and is compared with it combat by combat (McNemar's exact test, Holm correction over every
+    scenario, variant and side checked). Exit 0: nothing moved; 1: a win rate moved; 2: bad
+    input (a scenario or baseline that cannot be used, or no baseline at all).
+    """
+    from analysis.baseline import check as run_check
+    from analysis.baseline import render_check
+
+    report = run_check(list(paths) or [Path(".")], alpha, min_change)
+    if as_json:
+        click.echo(json.dumps(report.to_dict()))
+    else:
+        render_check(report)
+    if report.moved:
+        sys.exit(EXIT_MOVED)
