@@ -5,4 +5,8 @@ new family of commands is one module here and one line in that list.
 """
 
 #: Modules that define commands on the ``combatsim`` group.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "sim.commands.compare",
+    "sim.commands.analysis",
+    "sim.commands.bench",
+)

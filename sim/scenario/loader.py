@@ -165,6 +165,9 @@ class _Checker:
             combatants=tuple(combatants),
             data=copy.deepcopy(data),
         )
+        self.problems.extend(top.sweep.problems(self.source, data) if top.sweep else [])
+        from sim.scenario.variants import check_variants  # the variants: section (issue 6)
+        self.problems.extend(check_variants(self.source, data, scenario))
         for problem in system.check(scenario):
             if problem not in self.problems:
                 self.problems.append(problem)

@@ -25,8 +25,15 @@ def split_path(path: str) -> list[str]:
     return steps
 
 
-def resolve_path(data: Any, path: str) -> tuple[Any, str | int]:
+def resolve_path(data: Any, path: str, create: bool = False) -> tuple[Any, str | int]:
     """The container holding ``path``'s last step, and that step as a key or index.
+
+    Args:
+        data: the scenario's data.
+        path: a dotted path.
+        create: add an empty mapping for a missing mapping key on the way (so that
+            ``options.duplicates`` can be set in a file without ``options:``); the result is
+            validated like any scenario, so a misspelt key is still reported.
 
     Raises:
         KeyError: with a sentence, when a step does not exist.
@@ -35,6 +42,8 @@ def resolve_path(data: Any, path: str) -> tuple[Any, str | int]:
     node = data
     walked: list[str] = []
     for step in steps[:-1]:
+        if create and isinstance(node, dict) and node.get(step) is None:
+            node[step] = {}
         node = _step(node, step, walked)
         walked.append(step)
     last = steps[-1]
@@ -56,7 +65,8 @@ def get_value(data: Any, path: str) -> Any:
 def apply_overrides(data: Any, overrides: Mapping[str, Any], source: Source | None = None) -> Any:
     """A deep copy of ``data`` with each ``path: value`` of ``overrides`` set.
 
-    A missing last key is added (so an option left at its default can be set).
+    Missing mapping keys on the way and a missing last key are added (so an option left at its
+    default can be set in a file that has no ``options:``).
 
     Raises:
         ScenarioError: naming the override that does not fit the scenario.
@@ -66,7 +76,7 @@ def apply_overrides(data: Any, overrides: Mapping[str, Any], source: Source | No
     file = source.file if source else "<overrides>"
     for path, value in overrides.items():
         try:
-            container, key = resolve_path(result, path)
+            container, key = resolve_path(result, path, create=True)
             container[key] = copy.deepcopy(value)
         except (KeyError, ValueError, IndexError) as exc:
             message = exc.args[0] if exc.args else str(exc)

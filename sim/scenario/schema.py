@@ -17,6 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from sim.scenario.sweep import SweepModel
+from sim.scenario.variants import VariantModel
+
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]{0,39}$"
 MAX_COMBATANTS = 2000
 
@@ -46,6 +49,10 @@ class ScenarioModel(BaseModel):
     )
     templates: dict[str, dict[str, Any]] = Field(default_factory=dict)
     sides: list[SideModel] = Field(..., min_length=2)
+    variants: list[VariantModel] = Field(
+        default_factory=list, description="Named rule tweaks (see docs/regression.md)."
+    )
+    sweep: SweepModel | None = Field(None, description="Parameters to sweep (combatsim sweep).")
 
     @field_validator("rules")
     @classmethod
