@@ -24,7 +24,7 @@ def _end(e: TraceEvent) -> str:
     return f"Time limit of {d['duration_s']:g} s reached: a draw."
 
 
-#: Sentences for the engine's own events; rule systems add theirs (``RuleSystem.narration``).
+#: Sentences for the engine's own events; rule systems add theirs (``RuleSystem.narration_for``).
 ENGINE_NARRATION = {
     "damage": _damage,
     "out": lambda e: f"  {e.actor} is out ({e.data['how']})",
@@ -41,7 +41,7 @@ def time_label(t: float) -> str:
 def narrate(scenario: Scenario, trace: list[TraceEvent], combat: int, seed: int) -> str:
     """The whole story of a traced combat."""
     system = scenario.system
-    sentences = {**ENGINE_NARRATION, **system.narration}
+    sentences = {**ENGINE_NARRATION, **system.narration_for(scenario.options)}
     label = getattr(system, "time_label", time_label)
     lines = [f"{scenario.name}: combat {combat} of seed {seed} ({system.title})"]
     current = None

@@ -82,3 +82,18 @@ def test_validate_bundled_scenarios_are_fine():
     assert len(files) >= 3
     output = invoke("validate", *files)
     assert output.count(": ok") == len(files)
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_replay_has_a_sentence_for_every_event(path):
+    from sim.narrate import ENGINE_NARRATION
+    from sim.runner import trace_combat
+
+    scenario = load_scenario(path)
+    sentences = {**ENGINE_NARRATION, **scenario.system.narration_for(scenario.options)}
+    kinds = set()
+    for k in range(3):
+        _, trace = trace_combat(scenario, scenario.seed, k)
+        kinds |= {event.kind for event in trace}
+    assert kinds, "a traced combat emits events"
+    assert kinds <= set(sentences), f"no sentence for {sorted(kinds - set(sentences))}"

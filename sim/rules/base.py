@@ -54,4 +54,5 @@ class RuleSystem(Protocol):
     def prepare(self, scenario: Scenario) -> Prepared:
         """Plain, fast objects for the hot path, built from the validated scenario."""
 
-    narration: Mapping[str, Callable[[Any], str]]
+    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
+        """Sentences for the events this rule system emits under these options (``replay``)."""

@@ -41,7 +41,7 @@ def test_replay_narrates_every_event(path):
     assert text.startswith(f"{scenario.name}: combat 0 of seed 1")
     assert trace[-1].kind == "end"
     if scenario.rules == "prop3":  # every event has its sentence (no generic fallback)
-        sentences = {**ENGINE_NARRATION, **scenario.system.narration}
+        sentences = {**ENGINE_NARRATION, **scenario.system.narration_for(scenario.options)}
         assert {e.kind for e in trace} <= set(sentences)
 
 

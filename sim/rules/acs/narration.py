@@ -1,4 +1,7 @@
-"""Sentences for the events of the ACS clock and its percentile resolution (for ``replay``)."""
+"""Sentences for the events of the ACS clock and its percentile resolution (for ``replay``).
+
+A resolution on the clock brings the sentences for its own events (``Resolution.narration``).
+"""
 
 from __future__ import annotations
 
@@ -49,14 +52,19 @@ def _lost(e: TraceEvent) -> str:
     return f"  {e.actor}'s action on segment {e.data['segment']} {where} (defended)"
 
 
-NARRATION: dict[str, Callable[[TraceEvent], str]] = {
+#: Sentences for the clock's own events, whatever resolves the attacks.
+CLOCK_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "ambition": _ambition,
     "act": _act,
     "begin": _begin,
     "complete": lambda e: f"{e.actor} completes its attack on {e.target}",
-    "attack": _attack,
-    "defense": _defense,
     "ready": lambda e: f"{e.actor} readies and aims (prepared ambition next second)",
     "action_lost": _lost,
     "disrupted": lambda e: f"  {e.actor}'s multi-segment action is disrupted: it starts over",
+}
+
+#: Sentences for the percentile resolution's events.
+PERCENTILE_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
+    "attack": _attack,
+    "defense": _defense,
 }

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from sim.dice import DiceExpr
 from sim.rules.acs.models import PercentileCombatant, PercentileOptions
+from sim.rules.acs.narration import PERCENTILE_NARRATION
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -51,6 +52,7 @@ class Percentile:
     """The ``percentile`` resolution of the ACS clock."""
 
     name = "percentile"
+    narration = PERCENTILE_NARRATION
     options_model = PercentileOptions
     combatant_model = PercentileCombatant
 

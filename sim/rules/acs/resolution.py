@@ -9,6 +9,7 @@ the defender rolled a defense (which may cost it an action or disrupt a long one
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -24,6 +25,8 @@ class Resolution(Protocol):
     name: str
     options_model: type[BaseModel]
     combatant_model: type[BaseModel]
+    #: Sentences for the events the resolution emits (for ``combatsim replay``).
+    narration: Mapping[str, Callable[[Any], str]]
 
     def stats(self, model: Any, options: Any) -> Any:
         """Plain hot-path stats from a validated stat block."""

@@ -7,7 +7,7 @@ the ACS timing fields; the options are the clock's plus the resolution's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, create_model, field_validator
@@ -16,7 +16,7 @@ from sim.dice import Dice, DiceExpr
 from sim.engine import Combat
 from sim.rules.acs.clock import AcsClock, AcsFighter, Timing
 from sim.rules.acs.models import AcsClockOptions
-from sim.rules.acs.narration import NARRATION
+from sim.rules.acs.narration import CLOCK_NARRATION
 from sim.rules.acs.resolution import RESOLUTIONS
 from sim.scenario.problems import Problem
 from sim.scenario.schema import Scenario
@@ -68,7 +68,6 @@ class AcsSystem:
     name = "acs"
     title = "The Ambition Combat System"
     default_time_limit_s = 60.0
-    narration = NARRATION
 
     def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
         """The clock's options plus those of the resolution the raw options name."""
@@ -78,6 +77,10 @@ class AcsSystem:
         return create_model(
             f"AcsOptions_{resolution.name}", __base__=(_Options, resolution.options_model)
         )
+
+    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
+        """The clock's sentences and those of the resolution in use."""
+        return {**CLOCK_NARRATION, **RESOLUTIONS[options.resolution].narration}
 
     def combatant_model(self, options: BaseModel) -> type[BaseModel]:
         """The stat block of the chosen resolution (it includes the ACS timing fields)."""

@@ -31,6 +31,7 @@ from sim.rules.prop3.character import Body, Profile
 from sim.rules.prop3.fight import Fight
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.models import DiceOptions, HybridCombatant, Rules
+from sim.rules.prop3.narration import NARRATION
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -75,6 +76,7 @@ class Prop3Resolution:
     """The ``prop3`` resolution of the ACS clock."""
 
     name = "prop3"
+    narration = NARRATION
     options_model = HybridOptions
     combatant_model = HybridCombatant
 

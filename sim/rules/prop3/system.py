@@ -7,7 +7,7 @@ system instead (:mod:`~sim.rules.prop3.hybrid`, ``rules: acs`` with ``resolution
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -98,7 +98,10 @@ class Prop3System:
     name = "prop3"
     title = "Combat Proposition Three"
     default_time_limit_s = 600.0
-    narration = NARRATION
+
+    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
+        """Sentences for the events of its rounds."""
+        return NARRATION
 
     @staticmethod
     def time_label(t: float) -> str:

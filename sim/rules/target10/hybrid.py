@@ -35,6 +35,7 @@ from sim.rules.target10 import values
 from sim.rules.target10.actions import DEAD, UNCONSCIOUS, defend_bonus
 from sim.rules.target10.luck import luck_cap, spend_on_hit
 from sim.rules.target10.models import LuckCaps, LuckPolicy, MeleeWeapon, SkillLevel
+from sim.rules.target10.narration import HYBRID_NARRATION
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -73,8 +74,9 @@ class HybridOptions(Strict):
 class HybridTactics(AcsTactics):
     """The ACS tactics plus Target 10's luck spending."""
 
-    luck: LuckPolicy = Field("save", description="save: ignore a hit that would take it out; "
-                             "always: every hit; never.")
+    luck: LuckPolicy = Field(
+        "save", description="save: ignore a hit that would take it out; always: every hit; never."
+    )
 
 
 class HybridCombatant(AcsTiming):
@@ -117,6 +119,7 @@ class Target10Resolution:
     """The ``target10`` resolution of the ACS clock."""
 
     name = "target10"
+    narration = HYBRID_NARRATION
     options_model = HybridOptions
     combatant_model = HybridCombatant
 
@@ -147,8 +150,9 @@ class Target10Resolution:
             uses_defend=options.hybrid_defense == "defend",
         )
 
-    def attack(self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter,
-               can_defend: bool) -> bool:
+    def attack(
+        self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter, can_defend: bool
+    ) -> bool:
         """Resolve one Target 10 attack; True when the target used a defensive action."""
         combat = clock.combat
         dice = combat.dice
@@ -169,8 +173,17 @@ class Target10Resolution:
         face = dice.roll(20)
         hit = face + modifier >= a.target
         if combat.trace is not None:
-            combat.emit("t10_attack", attacker, target, d20=face, modifier=modifier,
-                        total=face + modifier, need=a.target, hit=hit, defend=defending)
+            combat.emit(
+                "t10_attack",
+                attacker,
+                target,
+                d20=face,
+                modifier=modifier,
+                total=face + modifier,
+                need=a.target,
+                hit=hit,
+                defend=defending,
+            )
         if not hit:
             if defending and face + base >= a.target:
                 target.defenses_won += 1

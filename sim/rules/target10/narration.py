@@ -39,8 +39,10 @@ def _attack(e: TraceEvent) -> str:
     if d["auto"]:
         return f"  {e.actor} {how} {e.target}{what}: its back is turned, the attack succeeds"
     verdict = "success" if d["hit"] else "failure"
-    return (f"  {e.actor} {how} {e.target}{what}: d20={d['roll']} {d['modifier']:+d} vs "
-            f"{d['need']}: {verdict}")
+    return (
+        f"  {e.actor} {how} {e.target}{what}: d20={d['roll']} {d['modifier']:+d} vs "
+        f"{d['need']}: {verdict}"
+    )
 
 
 def _no_attack(e: TraceEvent) -> str:
@@ -70,36 +72,64 @@ def _negotiate(e: TraceEvent) -> str:
     verdict = "success" if d["success"] else "failure"
     luck = " (luck point)" if d["luck"] else ""
     held = f": {', '.join(d['held'])} will not attack" if d["success"] else ""
-    return (f"  {e.actor} negotiates: d20={d['roll']} {d['modifier']:+d} (TV {d['tv']} vs "
-            f"{d['against']}) vs {d['need']}: {verdict}{luck}{held}")
+    return (
+        f"  {e.actor} negotiates: d20={d['roll']} {d['modifier']:+d} (TV {d['tv']} vs "
+        f"{d['against']}) vs {d['need']}: {verdict}{luck}{held}"
+    )
 
 
 def _test(e: TraceEvent) -> str:
     d = e.data
     verdict = "success" if d["success"] else "failure"
     luck = " (luck point)" if d["luck"] else ""
-    return (f"{e.actor} tests: d20={d['roll']} {d['modifier']:+d} vs {d['need']}: {verdict}{luck}"
-            f" ({d['successes']} successes, {d['failures']} failures)")
+    return (
+        f"{e.actor} tests: d20={d['roll']} {d['modifier']:+d} vs {d['need']}: {verdict}{luck}"
+        f" ({d['successes']} successes, {d['failures']} failures)"
+    )
+
+
+def _hybrid_attack(e: TraceEvent) -> str:
+    d = e.data
+    verdict = "success" if d["hit"] else "failure"
+    defending = f" ({e.target} defending)" if d["defend"] else ""
+    return (
+        f"  combat test d20={d['d20']} {d['modifier']:+d} = {d['total']} vs {d['need']}"
+        f"{defending}: {verdict}"
+    )
+
+
+#: Sentences for Target 10 resolution on the ACS clock (the hybrid).
+HYBRID_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
+    "t10_attack": _hybrid_attack,
+    "t10_luck": lambda e: (
+        f"  {e.actor} spends a luck point to ignore the hit ({e.data['left']} left)"
+    ),
+}
 
 
 NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "declare": _declare,
     "initiative": _initiative,
     "move": _move,
-    "stand": lambda e: f"  {e.actor} "
-                       f"{'stands up' if e.data['success'] else 'cannot stand: attacked'}",
+    "stand": lambda e: (
+        f"  {e.actor} {'stands up' if e.data['success'] else 'cannot stand: attacked'}"
+    ),
     "attack": _attack,
     "no_attack": _no_attack,
     "effect": _effect,
-    "luck": lambda e: f"  {e.actor} spends a luck point to ignore {e.target}'s success "
-                      f"({e.data['left']} left)",
+    "luck": lambda e: (
+        f"  {e.actor} spends a luck point to ignore {e.target}'s success ({e.data['left']} left)"
+    ),
     "sleep": lambda e: f"  {e.actor} will wake after {e.data['rounds']} round(s)",
     "wake": lambda e: f"{e.actor} wakes up ({e.data['hp']} hp) and rejoins the fight",
-    "recover": lambda e: f"  {e.actor} "
-                         f"{'recovers' if e.data['success'] else 'goes for'} its weapon",
+    "recover": lambda e: (
+        f"  {e.actor} {'recovers' if e.data['success'] else 'goes for'} its weapon"
+    ),
     "negotiate": _negotiate,
     "parley_broken": lambda e: f"  {e.actor}'s parley is broken",
-    "test_order": lambda e: f"Testers in order: {', '.join(e.data['order'])} "
-                            f"(TVs {e.data['tvs']}, against {e.data['against']})",
+    "test_order": lambda e: (
+        f"Testers in order: {', '.join(e.data['order'])} "
+        f"(TVs {e.data['tvs']}, against {e.data['against']})"
+    ),
     "test": _test,
 }

@@ -7,7 +7,7 @@ Binds the scenario models (:mod:`~sim.rules.target10.models`) to the round proce
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -83,7 +83,10 @@ class Target10System:
     name = "target10"
     title = "Target 10"
     default_time_limit_s = 3600.0
-    narration = NARRATION
+
+    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
+        """Sentences for the events of its rounds."""
+        return NARRATION
 
     @staticmethod
     def time_label(t: float) -> str:
