@@ -247,15 +247,39 @@ def run_sweep(
         frames.append(_tag(result.outcomes, point, plan.parameters))
         if result.combatants is not None:
             details.append(_tag(result.combatants, point, plan.parameters))
-        values = {
-            p.label: p.column_value(v) for p, v in zip(plan.parameters, point.settings, strict=True)
-        }
-        summaries.append({"point": point.index, "values": values, "summary": result.summary})
+        summaries.append(
+            {"point": point.index, "values": _values(plan, point), "summary": result.summary}
+        )
         if on_point is not None:
             on_point(point, result)
     outcomes = pd.concat(frames, ignore_index=True)
     combatants = pd.concat(details, ignore_index=True) if details else None
     return SweepResult(plan, seed, runs, start, outcomes, combatants, summaries)
+
+
+def sweep_from_outcomes(plan: SweepPlan, seed: int, outcomes: pd.DataFrame) -> SweepResult:
+    """A sweep result from its whole outcome table (as ``--precision`` batches build it).
+
+    The rows are put in (point, combat) order, as :func:`run_sweep` gives them, and each
+    point's summary is computed from its rows.
+    """
+    from analysis.summary import summarize
+
+    outcomes = outcomes.sort_values(["point", "combat"], kind="stable", ignore_index=True)
+    scenario = plan.scenario
+    summaries = []
+    for point in plan.points:
+        rows = outcomes[outcomes["point"] == point.index]
+        summary = summarize(rows, scenario.side_names, scenario.name, seed)
+        summaries.append({"point": point.index, "values": _values(plan, point), "summary": summary})
+    runs = int(outcomes["combat"].nunique())
+    return SweepResult(plan, seed, runs, 0, outcomes, None, summaries)
+
+
+def _values(plan: SweepPlan, point: SweepPoint) -> dict[str, Any]:
+    return {
+        p.label: p.column_value(v) for p, v in zip(plan.parameters, point.settings, strict=True)
+    }
 
 
 def _tag(frame: pd.DataFrame, point: SweepPoint, parameters: Sequence[Parameter]) -> pd.DataFrame:

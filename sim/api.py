@@ -181,6 +181,37 @@ def simulate(
     return run.result(complete=True)
 
 
+def play_records(
+    scenario: Scenario,
+    seed: int,
+    start: int,
+    stop: int,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> list[tuple]:
+    """The per-combat records of combats ``start`` .. ``stop - 1``, played on every core.
+
+    The same records, in combat order, as playing them in this process: the runner of
+    comparisons, baselines and checks (``play=`` in :mod:`analysis.compare`).
+    """
+    from sim.parallel import RunSpec, executor_for
+    from sim.runner import chunk_bounds
+
+    bounds = chunk_bounds(stop - start, chunk_size, start)
+    chunks = {}
+    with executor_for(workers, scheduler, len(bounds), scenario) as executor:
+        spec = RunSpec.of(scenario, seed, False, check=executor.remote)
+        playing = executor.play(spec, bounds)
+        try:
+            for chunk in playing:
+                chunks[chunk.start] = chunk.records
+        finally:
+            playing.close()
+    return [record for begin in sorted(chunks) for record in chunks[begin]]
+
+
 def _count(bounds: list[tuple[int, int]]) -> int:
     return sum(stop - start for start, stop in bounds)
 
@@ -253,9 +284,7 @@ class _StreamedRun:
             records.extend(chunk.records)
             details.extend(chunk.combatants)
         outcomes = outcomes_frame(records, scenario.side_names, scenario.name, self.variant)
-        combatants = (
-            combatants_frame(details, scenario.name, self.variant) if self.detail else None
-        )
+        combatants = combatants_frame(details, scenario.name, self.variant) if self.detail else None
         summary = summarize(outcomes, scenario.side_names, scenario.name, self.seed)
         return RunResult(scenario, self.seed, len(records), outcomes, summary, combatants)
 

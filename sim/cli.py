@@ -96,6 +96,50 @@ def engine_options(command):
     return command
 
 
+def precision_options(command):
+    """``--precision``, ``--max-runs`` and ``--batch``: play until the intervals are narrow."""
+    from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS
+
+    for option in reversed(
+        [
+            click.option(
+                "--precision",
+                type=click.FloatRange(0, 0.5, min_open=True),
+                default=None,
+                help="Play in batches until every 95% interval reported has at most this "
+                "half-width (0.01 = ±1 point), or --max-runs is reached. Not with --runs.",
+            ),
+            click.option(
+                "--max-runs",
+                type=click.IntRange(1, 10**9),
+                default=DEFAULT_MAX_RUNS,
+                show_default=True,
+                help="Cap on combats (per arm or point) with --precision.",
+            ),
+            click.option(
+                "--batch",
+                type=click.IntRange(1, 10**9),
+                default=DEFAULT_BATCH,
+                show_default=True,
+                help="Combats (per arm or point) in each batch with --precision.",
+            ),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
+def batch_echo(as_json: bool):
+    """A per-batch progress line for --precision, on a terminal's stderr only (or None)."""
+    if as_json or not sys.stderr.isatty():
+        return None
+
+    def on_batch(done: int, widest: float) -> None:
+        click.echo(f"  {done} combats: widest interval ±{widest:.4f}", err=True)
+
+    return on_batch
+
+
 #: Exit code after Ctrl-C (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
 
@@ -127,6 +171,7 @@ EXIT_INTERRUPTED = 130
     help="Also build the per-combatant table (saved with --out).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@precision_options
 @engine_options
 @handles_bad_input
 def run(
@@ -137,6 +182,9 @@ def run(
     resume: bool,
     detail: bool,
     as_json: bool,
+    precision: float | None,
+    max_runs: int,
+    batch: int,
     workers: int | None,
     scheduler: str | None,
     chunk_size: int,
@@ -153,6 +201,26 @@ def run(
 
     if resume and out is None:
         raise click.UsageError("--resume needs --out DIR, the directory of the run to finish")
+    if precision is not None:
+        if runs is not None:
+            raise click.UsageError("give --runs or --precision, not both")
+        if resume or detail:
+            raise click.UsageError(
+                "--precision plays batches in memory: not with --resume or --detail"
+            )
+        _run_to_precision(
+            scenario,
+            seed,
+            out,
+            as_json,
+            precision,
+            max_runs,
+            batch,
+            workers=workers,
+            scheduler=scheduler,
+            chunk_size=chunk_size,
+        )
+        return
     try:
         result = simulate(
             scenario,
@@ -184,6 +252,47 @@ def run(
     _show_summary(result.summary, result.scenario, as_json)
     if out is not None and not as_json:
         click.echo(f"saved to {out}/")
+
+
+def _run_to_precision(
+    scenario_file: Path,
+    seed: int | None,
+    out: Path | None,
+    as_json: bool,
+    precision: float,
+    max_runs: int,
+    batch: int,
+    **engine,
+) -> None:
+    """``run --precision``: batches of one seed stream until the win-rate intervals are narrow."""
+    from analysis.precision import run_until_precise, win_rate_intervals
+    from analysis.summary import summarize
+    from sim.api import RunResult, simulate
+    from sim.scenario.loader import load_scenario
+
+    scenario = load_scenario(scenario_file)
+    seed = scenario.seed if seed is None else seed
+
+    def run_range(start: int, stop: int):
+        return simulate(scenario, runs=stop - start, seed=seed, first=start, **engine).outcomes
+
+    ran = run_until_precise(
+        run_range,
+        win_rate_intervals(scenario.side_names),
+        precision,
+        max_runs,
+        batch,
+        batch_echo(as_json),
+    )
+    summary = summarize(ran.table, scenario.side_names, scenario.name, seed)
+    summary["precision"] = ran.to_dict()
+    if out is not None:
+        RunResult(scenario, seed, ran.runs, ran.table, summary).save(out)
+    _show_summary(summary, scenario, as_json)
+    if not as_json:
+        click.echo(ran.describe())
+        if out is not None:
+            click.echo(f"saved to {out}/")
 
 
 def _show_summary(summary: dict, scenario, as_json: bool) -> None:

@@ -17,9 +17,11 @@ import click
 
 from sim.cli import (
     EXIT_BAD_INPUT,
+    batch_echo,
     cli,
     engine_options,
     handles_bad_input,
+    precision_options,
     scenario_argument,
     seed_option,
 )
@@ -85,6 +87,7 @@ def handles_results(command):
     "--plots/--no-plots", default=True, help="Draw the charts into OUT/plots (PNG and SVG)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the sweep's summary as JSON.")
+@precision_options
 @engine_options
 @handles_bad_input
 @handles_results
@@ -97,6 +100,9 @@ def sweep(
     detail: bool,
     plots: bool,
     as_json: bool,
+    precision: float | None,
+    max_runs: int,
+    batch: int,
     workers: int | None,
     scheduler: str | None,
     chunk_size: int,
@@ -113,18 +119,46 @@ def sweep(
     options = _engine_kwargs(workers, scheduler, chunk_size)
     plan = plan_sweep(scenario, runs=runs)
     out = out if out is not None else Path(f"{scenario.stem}-sweep")
-    with _progress(len(plan.points), quiet=quiet) as advance:
-        result = run_sweep(plan, seed=seed, detail=detail, on_point=advance, **options)
+    ran = None
+    if precision is not None:
+        if runs is not None or detail:
+            raise click.UsageError(
+                "--precision decides the runs and keeps no per-combatant "
+                "table: not with --runs or --detail"
+            )
+        from analysis.precision import run_until_precise, win_rate_intervals
+        from analysis.sweep import sweep_from_outcomes
+
+        seed = plan.scenario.seed if seed is None else seed
+
+        def run_range(start: int, stop: int):
+            return run_sweep(plan, runs=stop - start, seed=seed, start=start, **options).outcomes
+
+        ran = run_until_precise(
+            run_range,
+            win_rate_intervals(plan.scenario.side_names, by="point"),
+            precision,
+            max_runs,
+            batch,
+            batch_echo(as_json),
+        )
+        result = sweep_from_outcomes(plan, seed, ran.table)
+    else:
+        with _progress(len(plan.points), quiet=quiet) as advance:
+            result = run_sweep(plan, seed=seed, detail=detail, on_point=advance, **options)
     written = result.save(out, csv=csv)
     if plots:
         from analysis.plots import draw_results
         from analysis.results import read_results
 
         written += draw_results(read_results(out))
+    extra = {"precision": ran.to_dict()} if ran is not None else {}
     if as_json:
-        click.echo(json.dumps({**result.summary, "out": str(out)}))
+        click.echo(json.dumps({**result.summary, **extra, "out": str(out)}))
         return
     _sweep_table(result)
+    if ran is not None:
+        click.echo(ran.describe())
     click.echo(f"saved {len(written)} files to {out}/")
 
 

@@ -13,8 +13,15 @@ from pathlib import Path
 
 import click
 
-from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS
-from sim.cli import EXIT_BAD_INPUT, cli, handles_bad_input, seed_option
+from sim.cli import (
+    EXIT_BAD_INPUT,
+    batch_echo,
+    cli,
+    engine_options,
+    handles_bad_input,
+    precision_options,
+    seed_option,
+)
 
 #: Exit code of ``check`` when a win rate moved.
 EXIT_MOVED = 1
@@ -50,6 +57,15 @@ def _baseline_errors(command):
     return wrapper
 
 
+def _player(workers: int | None, scheduler: str | None, chunk_size: int):
+    """What plays each arm's combats: every core by default (the same records as serial)."""
+    from sim.api import play_records
+
+    return functools.partial(
+        play_records, workers=workers, scheduler=scheduler, chunk_size=chunk_size
+    )
+
+
 @cli.command()
 @click.argument(
     "scenarios",
@@ -67,27 +83,7 @@ def _baseline_errors(command):
 )
 @runs_option
 @seed_option
-@click.option(
-    "--precision",
-    type=click.FloatRange(0, 0.5, min_open=True),
-    default=None,
-    help="Play in batches until every 95% interval of a win-rate difference has at most this "
-    "half-width (0.01 = ±1 point), or --max-runs is reached. Not with --runs.",
-)
-@click.option(
-    "--max-runs",
-    type=click.IntRange(1, 10**9),
-    default=DEFAULT_MAX_RUNS,
-    show_default=True,
-    help="Cap on combats per arm with --precision.",
-)
-@click.option(
-    "--batch",
-    type=click.IntRange(1, 10**9),
-    default=DEFAULT_BATCH,
-    show_default=True,
-    help="Combats per arm in each batch with --precision.",
-)
+@precision_options
 @alpha_option
 @click.option(
     "--out",
@@ -96,6 +92,7 @@ def _baseline_errors(command):
     help="Directory to save every arm's outcomes (Parquet and CSV) and comparison.json into.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
+@engine_options
 @handles_bad_input
 def compare(
     scenarios: tuple[Path, ...],
@@ -108,6 +105,10 @@ def compare(
     alpha: float,
     out: Path | None,
     as_json: bool,
+    workers: int | None,
+    scheduler: str | None,
+    chunk_size: int,
+    quiet: bool,
 ) -> None:
     """Compare SCENARIO's variants with it, paired combat by combat.
 
@@ -124,12 +125,7 @@ def compare(
         raise click.UsageError("give --runs or --precision, not both")
     if variants and len(scenarios) > 1:
         raise click.UsageError("--variant picks variants of one scenario, not of several files")
-    on_batch = None
-    if precision is not None and not as_json and sys.stderr.isatty():
-
-        def on_batch(done: int, widest: float) -> None:
-            click.echo(f"  {done} combats per arm: widest interval ±{widest:.4f}", err=True)
-
+    on_batch = batch_echo(as_json) if precision is not None else None
     result = run_comparison(
         scenarios[0],
         runs,
@@ -141,6 +137,7 @@ def compare(
         batch=batch,
         alpha=alpha,
         on_batch=on_batch,
+        play=_player(workers, scheduler, chunk_size),
     )
     summary = result.to_dict()
     if out is not None:
@@ -170,6 +167,7 @@ def compare(
     "next to it).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the baseline(s) as JSON too.")
+@engine_options
 @handles_bad_input
 def baseline(
     scenarios: tuple[Path, ...],
@@ -177,6 +175,10 @@ def baseline(
     seed: int | None,
     out: Path | None,
     as_json: bool,
+    workers: int | None,
+    scheduler: str | None,
+    chunk_size: int,
+    quiet: bool,
 ) -> None:
     """Record how SCENARIO and each of its variants play now, for `combatsim check`.
 
@@ -190,7 +192,7 @@ def baseline(
         raise click.UsageError("--out names one file: give one scenario with it")
     written = {}
     for scenario in scenarios:
-        recorded = record_baseline(scenario, runs, seed)
+        recorded = record_baseline(scenario, runs, seed, _player(workers, scheduler, chunk_size))
         path = write_baseline(recorded, out or baseline_path(scenario))
         written[str(path)] = recorded
         if not as_json:
@@ -210,9 +212,19 @@ def baseline(
     help="Also require a move of at least this much win rate (0.02 = 2 points) to fail.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@engine_options
 @handles_bad_input
 @_baseline_errors
-def check(paths: tuple[Path, ...], alpha: float, min_change: float, as_json: bool) -> None:
+def check(
+    paths: tuple[Path, ...],
+    alpha: float,
+    min_change: float,
+    as_json: bool,
+    workers: int | None,
+    scheduler: str | None,
+    chunk_size: int,
+    quiet: bool,
+) -> None:
     """Replay every baseline under PATHS and fail if a win rate moved significantly.
 
     PATHS are directories (searched for *.baseline.json), scenario files or baseline files;
@@ -224,7 +236,9 @@ def check(paths: tuple[Path, ...], alpha: float, min_change: float, as_json: boo
     from analysis.baseline import check as run_check
     from analysis.baseline import render_check
 
-    report = run_check(list(paths) or [Path(".")], alpha, min_change)
+    report = run_check(
+        list(paths) or [Path(".")], alpha, min_change, _player(workers, scheduler, chunk_size)
+    )
     if as_json:
         click.echo(json.dumps(report.to_dict()))
     else:
