@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from t10_helpers import d6, d20, man, of, run, t10
 
 from sim.records import combatant_records
 from sim.rules.target10.actions import take_damage
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
+from tests.target10.t10_helpers import d6, d20, man, of, run, t10
 
 
 def _modifiers(trace):

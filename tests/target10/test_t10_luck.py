@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from t10_helpers import d6, d20, man, of, run, t10
 
 from sim.rules.target10.luck import cancel_hits, luck_cap
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
+from tests.target10.t10_helpers import d6, d20, man, of, run, t10
 
 
 def test_caps_by_skill_level():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from t10_helpers import d6, d20, man, of, run, t10
+from tests.target10.t10_helpers import d6, d20, man, of, run, t10
 
 
 def test_advance_moves_3_paces_and_stops_within_reach():

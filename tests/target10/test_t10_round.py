@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import copy
 
-from t10_helpers import d6, d20, man, of, run, t10
-
 from benchmarks.bare_target10 import play_bare
 from sim.records import DRAW, combat_record, combatant_records
 from sim.runner import play, run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS
+from tests.target10.t10_helpers import d6, d20, man, of, run, t10
 
 
 def test_equal_initiative_is_simultaneous_mutual_kill():

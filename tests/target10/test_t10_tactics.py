@@ -6,11 +6,11 @@ import subprocess
 import sys
 
 import pytest
-from t10_helpers import d6, man, of, run, t10
 
 from sim.rules.target10.tactics import FLAGS, QUANTITIES, compile_condition, parse_condition
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
+from tests.target10.t10_helpers import d6, man, of, run, t10
 
 
 def test_parse_forms():

@@ -6,7 +6,6 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from t10_helpers import d20, of, run
 
 from sim.api import simulate
 from sim.dice import Dice
@@ -19,6 +18,7 @@ from sim.rules.target10.tests import (
 from sim.runner import run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS, within
+from tests.target10.t10_helpers import d20, of, run
 
 
 def test_success_chance_has_no_natural_rolls():

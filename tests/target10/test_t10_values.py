@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from t10_helpers import d6, d20, man, of, run, t10
 
 from sim.rules.target10.combatant import Stats
 from sim.rules.target10.values import ability_modifier, clamp, combat_modifier, defense, fight
 from sim.scenario.loader import load_scenario
 from tests.conftest import SCENARIOS
+from tests.target10.t10_helpers import d6, d20, man, of, run, t10
 
 
 @pytest.mark.parametrize(("score", "modifier"), [(12, 1), (14, 2), (15, 3), (18, 4)])
