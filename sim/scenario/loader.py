@@ -167,6 +167,7 @@ class _Checker:
         )
         self.problems.extend(top.sweep.problems(self.source, data) if top.sweep else [])
         from sim.scenario.variants import check_variants  # the variants: section (issue 6)
+
         self.problems.extend(check_variants(self.source, data, scenario))
         for problem in system.check(scenario):
             if problem not in self.problems:

@@ -159,7 +159,9 @@ class Profile:
         self.has_points = any(self.start_points)
         w = model.weapon
         self.weapon = Weapon(
-            bash=_rating(w.bash), slash=_rating(w.slash), thrust=_rating(w.thrust),
+            bash=_rating(w.bash),
+            slash=_rating(w.slash),
+            thrust=_rating(w.thrust),
             two_handed=w.two_handed,
         )
         self.weapon_name: str = w.name
@@ -167,8 +169,12 @@ class Profile:
         self.natural: bool = w.natural
         self.secured: bool = w.secured or w.natural
         a = model.armor
-        self.armor = None if a is None else Armor(
-            bash=Rating(a.bash), slash=Rating(a.slash), thrust=Rating(a.thrust), heavy=a.heavy
+        self.armor = (
+            None
+            if a is None
+            else Armor(
+                bash=Rating(a.bash), slash=Rating(a.slash), thrust=Rating(a.thrust), heavy=a.heavy
+            )
         )
         self.shield: bool = model.shield
         missile = getattr(model, "missile", None)

@@ -119,7 +119,12 @@ class Fight:
         body.nicks, wounds = track(body.nicks, nicks, wounds, self.rules.nicks_per_wound)
         if self.tracing:
             self.combat.emit(
-                "harm", attacker, target, nicks=nicks, wounds=wounds, track=body.nicks,
+                "harm",
+                attacker,
+                target,
+                nicks=nicks,
+                wounds=wounds,
+                track=body.nicks,
                 vigor=target.hp - wounds,
             )
         if wounds > 0:
@@ -182,7 +187,13 @@ class Fight:
     # -- rolling ----------------------------------------------------------------------------------
 
     def attack_roll(
-        self, fighter: Any, roll: int, faces: list[int], sides: int, points: int, crit: bool,
+        self,
+        fighter: Any,
+        roll: int,
+        faces: list[int],
+        sides: int,
+        points: int,
+        crit: bool,
         ones: bool,
     ) -> Wiggled:
         """The attacker's wiggled roll (combat points, then persistent points by the option)."""
@@ -198,8 +209,9 @@ class Fight:
         if not available:
             return wiggled
         if rules.spending == "always":
-            more = policy(faces, sides, points + available, keep=keep, crit_allowed=crit,
-                          only_ones=ones)
+            more = policy(
+                faces, sides, points + available, keep=keep, crit_allowed=crit, only_ones=ones
+            )
             if more.result > wiggled.result:
                 self._spend(fighter, pools, more.spent - points)
                 return more
@@ -207,8 +219,9 @@ class Fight:
         if wiggled.result.kind != Kind.NOTHING:
             return wiggled
         for extra in range(1, available + 1):
-            more = policy(faces, sides, points + extra, keep=keep, crit_allowed=crit,
-                          only_ones=ones)
+            more = policy(
+                faces, sides, points + extra, keep=keep, crit_allowed=crit, only_ones=ones
+            )
             if more.result.kind != Kind.NOTHING:
                 self._spend(fighter, pools, more.spent - points)
                 return more
@@ -219,18 +232,39 @@ class Fight:
         keep = self.rules.keep
         if save:
             answer = missile_defense(
-                attack, faces, sides, points, save_points=save, keep=keep, crit_allowed=crit,
+                attack,
+                faces,
+                sides,
+                points,
+                save_points=save,
+                keep=keep,
+                crit_allowed=crit,
                 only_ones=ones,
             )
             return answer.defense, save if answer.armor_used else 0
         return defense_policy(
-            self.rules.defense_policy, attack, faces, sides, points, keep, crit, ones,
+            self.rules.defense_policy,
+            attack,
+            faces,
+            sides,
+            points,
+            keep,
+            crit,
+            ones,
             self.tracing,
         ), 0
 
     def defense_answer(
-        self, fighter: Any, roll: int, attack: Any, faces: list[int], sides: int, points: int,
-        crit: bool, ones: bool, save: int = 0,
+        self,
+        fighter: Any,
+        roll: int,
+        attack: Any,
+        faces: list[int],
+        sides: int,
+        points: int,
+        crit: bool,
+        ones: bool,
+        save: int = 0,
     ) -> Defense:
         """The defender's answer to a seen attack (persistent points by the option).
 
@@ -306,8 +340,10 @@ class Fight:
         missile = body.profile.missile
         if distance <= self.rules.melee_range and body.armed:
             mode = "melee"
-        elif missile is not None and (reach := shot_reach(fighter, target)) is not None and (
-            distance <= reach
+        elif (
+            missile is not None
+            and (reach := shot_reach(fighter, target)) is not None
+            and (distance <= reach)
         ):
             mode = "missile"
         else:

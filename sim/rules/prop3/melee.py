@@ -82,8 +82,7 @@ class Matchup:
         )
         if rules.size_in_melee:
             s = size_effect(pa.size, pd.size)
-            self.size = (s.attack_dice_lost, s.attack_wiggle, s.defense_dice_lost,
-                         s.defense_wiggle)
+            self.size = (s.attack_dice_lost, s.attack_wiggle, s.defense_dice_lost, s.defense_wiggle)
         else:
             self.size = _NO_SIZE
 
@@ -124,8 +123,19 @@ def form_values(fight: Any, a_f: Any, d_f: Any, m: Matchup, xw: int, xl: int) ->
         base, sides, a_crit, a_ones = pool_dice(a_f, pa, a), pa.sides[a], stat > 2, stat <= 1
         lost, wiggle = m.undefended[a]
         undefended[a] = melee_value(
-            max(0, base - lost - s_al), sides, wiggle + xw + s_aw, a_crit, a_ones,
-            0, 2, 0, True, False, keep, hit, crit,
+            max(0, base - lost - s_al),
+            sides,
+            wiggle + xw + s_aw,
+            a_crit,
+            a_ones,
+            0,
+            2,
+            0,
+            True,
+            False,
+            keep,
+            hit,
+            crit,
         )
         for d in range(3):
             if not m.allowed[a][d]:
@@ -133,9 +143,19 @@ def form_values(fight: Any, a_f: Any, d_f: Any, m: Matchup, xw: int, xl: int) ->
             al, aw, dl, dw = m.effects[a][d]
             n_d, d_sides, d_crit, d_ones = defense[d]
             values[a][d] = melee_value(
-                max(0, base - al - s_al), sides, aw + xw + s_aw, a_crit, a_ones,
-                max(0, n_d - dl - xl - s_dl), d_sides, dw + s_dw, d_crit, d_ones,
-                keep, hit, crit,
+                max(0, base - al - s_al),
+                sides,
+                aw + xw + s_aw,
+                a_crit,
+                a_ones,
+                max(0, n_d - dl - xl - s_dl),
+                d_sides,
+                dw + s_dw,
+                d_crit,
+                d_ones,
+                keep,
+                hit,
+                crit,
             )
     found = pa.cache[key] = (values, undefended, {})
     return found
@@ -160,8 +180,9 @@ def _pick(fight: Any, choices: list[int]) -> int:
     return choices[fight.dice.index(len(choices))] if len(choices) > 1 else choices[0]
 
 
-def choose_attack(fight: Any, tactic: int, m: Matchup, values: _Values, d: int | None,
-                  first: bool) -> int:
+def choose_attack(
+    fight: Any, tactic: int, m: Matchup, values: _Values, d: int | None, first: bool
+) -> int:
     """The attack form by the attacker's tactic (declared first, or knowing defense ``d``)."""
     attacks = m.attacks
     if tactic >= 0 and tactic in attacks:
@@ -245,10 +266,14 @@ def melee_attack(fight: Any, attacker: Any, defender: Any, primary: bool = False
     tracing = fight.tracing
     if tracing:
         fight.combat.emit(
-            "declare", attacker, defender, first=None if first is None else first.name,
+            "declare",
+            attacker,
+            defender,
+            first=None if first is None else first.name,
             attack=ATTACK_FORMS[a].value,
             declared=None if declared is None else DEFENSE_FORMS[declared].value,
-            defense=None if d is None else DEFENSE_FORMS[d].value, can_defend=can_defend,
+            defense=None if d is None else DEFENSE_FORMS[d].value,
+            can_defend=can_defend,
         )
     s_al, s_aw, s_dl, s_dw = m.size
     stat = stat_now(attacker, pa, a)
@@ -291,8 +316,24 @@ def melee_attack(fight: Any, attacker: Any, defender: Any, primary: bool = False
             )
             outcome = resolve(result, answer.result)
         if tracing:
-            emit_exchange(fight, attacker, defender, a, d, n_a, a_sides, w_a, faces, wiggled,
-                           n_d, d_sides, w_d, d_faces, answer, outcome)
+            emit_exchange(
+                fight,
+                attacker,
+                defender,
+                a,
+                d,
+                n_a,
+                a_sides,
+                w_a,
+                faces,
+                wiggled,
+                n_d,
+                d_sides,
+                w_d,
+                d_faces,
+                answer,
+                outcome,
+            )
         if outcome != Outcome.TIE:
             break
         ties += 1
@@ -303,8 +344,9 @@ def melee_attack(fight: Any, attacker: Any, defender: Any, primary: bool = False
     return rolled
 
 
-def settle(fight: Any, attacker: Any, defender: Any, outcome: Outcome, d: int | None,
-           missile: bool) -> None:
+def settle(
+    fight: Any, attacker: Any, defender: Any, outcome: Outcome, d: int | None, missile: bool
+) -> None:
     """Apply an attack's outcome: damage, a critical defense's effect, or the fumble table."""
     rules = fight.rules
     if outcome == Outcome.FUMBLE:
@@ -351,8 +393,13 @@ def auto_hit(fight: Any, attacker: Any, defender: Any) -> None:
             stat = stat_now(attacker, pa, form)
             lost, wiggle = m.undefended[form]
             value = auto_hit_value(
-                max(0, pool_dice(attacker, pa, form) - lost - s_al), pa.sides[form],
-                wiggle + xw + s_aw, stat > 2, stat <= 1, rules.keep, rules.hit_nicks,
+                max(0, pool_dice(attacker, pa, form) - lost - s_al),
+                pa.sides[form],
+                wiggle + xw + s_aw,
+                stat > 2,
+                stat <= 1,
+                rules.keep,
+                rules.hit_nicks,
                 rules.crit_nicks,
             )
             if best is None or value > best:
@@ -365,25 +412,67 @@ def auto_hit(fight: Any, attacker: Any, defender: Any) -> None:
     wiggled = fight.attack_roll(attacker, a, faces, pa.sides[a], w_a, stat > 2, stat <= 1)
     outcome = Outcome.CRITICAL_HIT if wiggled.result.kind == Kind.TRIPLE else Outcome.HIT
     if fight.tracing:
-        emit_exchange(fight, attacker, defender, a, None, n_a, pa.sides[a], w_a, faces, wiggled,
-                       0, 0, 0, None, None, outcome, automatic=True)
+        emit_exchange(
+            fight,
+            attacker,
+            defender,
+            a,
+            None,
+            n_a,
+            pa.sides[a],
+            w_a,
+            faces,
+            wiggled,
+            0,
+            0,
+            0,
+            None,
+            None,
+            outcome,
+            automatic=True,
+        )
     settle(fight, attacker, defender, outcome, None, False)
 
 
-def emit_exchange(fight, attacker, defender, a, d, n_a, a_sides, w_a, faces, wiggled, n_d,
-                  d_sides, w_d, d_faces, answer, outcome, automatic=False, missile=None) -> None:
+def emit_exchange(
+    fight,
+    attacker,
+    defender,
+    a,
+    d,
+    n_a,
+    a_sides,
+    w_a,
+    faces,
+    wiggled,
+    n_d,
+    d_sides,
+    w_d,
+    d_faces,
+    answer,
+    outcome,
+    automatic=False,
+    missile=None,
+) -> None:
     """Trace one exchange of rolls (a no-op unless tracing; callers check first)."""
     fight.combat.emit(
-        "exchange", attacker, defender,
+        "exchange",
+        attacker,
+        defender,
         attack=ATTACK_FORMS[a].value if missile is None else missile,
         defense=None if d is None else DEFENSE_FORMS[d].value,
-        dice=n_a, sides=a_sides, wiggle=w_a, faces=list(faces), wiggled=list(wiggled.faces),
+        dice=n_a,
+        sides=a_sides,
+        wiggle=w_a,
+        faces=list(faces),
+        wiggled=list(wiggled.faces),
         result=str(wiggled.result),
-        d_dice=n_d, d_sides=d_sides, d_wiggle=w_d,
+        d_dice=n_d,
+        d_sides=d_sides,
+        d_wiggle=w_d,
         d_faces=None if d_faces is None else list(d_faces),
         d_wiggled=None if answer is None else list(answer.wiggled.faces),
         d_result=None if answer is None else str(answer.result),
-        outcome=outcome.value, automatic=automatic,
+        outcome=outcome.value,
+        automatic=automatic,
     )
-
-

@@ -45,7 +45,9 @@ def can_shoot(body: Any, distance: float) -> bool:
     """Whether a combatant can shoot at a target ``distance`` feet away now."""
     missile = body.profile.missile
     return (
-        missile is not None and body.bow and body.shots != 0
+        missile is not None
+        and body.bow
+        and body.shots != 0
         and in_range(distance, missile.max_range)
     )
 
@@ -84,10 +86,16 @@ def _pools(attacker, defender, d, distance, aimed, xw, xl):
     missile = pa.missile
     base_d = 0 if d is None else max(0, pool_dice(defender, pd, DODGE + d) - xl)
     return ranged_pools(
-        pool_dice(attacker, pa, missile.roll), base_d,
+        pool_dice(attacker, pa, missile.roll),
+        base_d,
         DefenseForm.DODGE if d is None else DEFENSE_FORMS[d],
-        distance=distance, weapon_range=missile.increment, max_range=missile.max_range,
-        aimed=aimed, attacker_size=pa.size, target_size=pd.size, attack_wiggle=xw,
+        distance=distance,
+        weapon_range=missile.increment,
+        max_range=missile.max_range,
+        aimed=aimed,
+        attacker_size=pa.size,
+        target_size=pd.size,
+        attack_wiggle=xw,
     )
 
 
@@ -143,9 +151,15 @@ def missile_attack(fight: Any, attacker: Any, defender: Any, primary: bool = Fal
     tracing = fight.tracing
     if tracing:
         fight.combat.emit(
-            "shoot", attacker, defender, missile=missile.name, distance=distance,
-            increments=range_increments(distance, missile.increment), aimed=aimed,
-            defense=None if d is None else DEFENSE_FORMS[d].value, save=save,
+            "shoot",
+            attacker,
+            defender,
+            missile=missile.name,
+            distance=distance,
+            increments=range_increments(distance, missile.increment),
+            aimed=aimed,
+            defense=None if d is None else DEFENSE_FORMS[d].value,
+            save=save,
             shots_left=ab.shots,
         )
     dice = fight.dice
@@ -172,15 +186,36 @@ def missile_attack(fight: Any, attacker: Any, defender: Any, primary: bool = Fal
                     rolled = True
                     fight.defense_rolled(defender, primary)
                 answer = fight.defense_answer(
-                    defender, d_roll, result, d_faces, d_sides, pools.defense_wiggle,
-                    d_crit, d_ones, save,
+                    defender,
+                    d_roll,
+                    result,
+                    d_faces,
+                    d_sides,
+                    pools.defense_wiggle,
+                    d_crit,
+                    d_ones,
+                    save,
                 )
                 outcome = resolve(result, answer.result)
         if tracing:
             emit_exchange(
-                fight, attacker, defender, 0, d, pools.attack_dice, a_sides,
-                pools.attack_wiggle, faces, wiggled, pools.defense_dice, d_sides,
-                pools.defense_wiggle, d_faces, answer, outcome, missile=missile.name,
+                fight,
+                attacker,
+                defender,
+                0,
+                d,
+                pools.attack_dice,
+                a_sides,
+                pools.attack_wiggle,
+                faces,
+                wiggled,
+                pools.defense_dice,
+                d_sides,
+                pools.defense_wiggle,
+                d_faces,
+                answer,
+                outcome,
+                missile=missile.name,
             )
         if outcome != Outcome.TIE:
             break
@@ -204,9 +239,20 @@ def _best_defense(fight, attacker, defender, choices, distance, aimed, xw, xl, s
         pools = _pools(attacker, defender, d, distance, aimed, xw, xl)
         d_stat = stat_now(defender, pd, DODGE + d)
         value = melee_value(
-            pools.attack_dice, pa.sides[a_roll], pools.attack_wiggle, stat > 2, stat <= 1,
-            pools.defense_dice, pd.sides[DODGE + d], pools.defense_wiggle, d_stat > 2,
-            d_stat <= 1, rules.keep, rules.hit_nicks, rules.crit_nicks, save,
+            pools.attack_dice,
+            pa.sides[a_roll],
+            pools.attack_wiggle,
+            stat > 2,
+            stat <= 1,
+            pools.defense_dice,
+            pd.sides[DODGE + d],
+            pools.defense_wiggle,
+            d_stat > 2,
+            d_stat <= 1,
+            rules.keep,
+            rules.hit_nicks,
+            rules.crit_nicks,
+            save,
         )
         if best is None or value < best:
             best, choice = value, d
@@ -234,8 +280,23 @@ def missile_auto_hit(fight: Any, attacker: Any, defender: Any) -> None:
     outcome = Outcome.CRITICAL_HIT if wiggled.result.kind == Kind.TRIPLE else Outcome.HIT
     if fight.tracing:
         emit_exchange(
-            fight, attacker, defender, 0, None, pools.attack_dice, pa.sides[a_roll],
-            pools.attack_wiggle, faces, wiggled, 0, 0, 0, None, None, outcome, automatic=True,
+            fight,
+            attacker,
+            defender,
+            0,
+            None,
+            pools.attack_dice,
+            pa.sides[a_roll],
+            pools.attack_wiggle,
+            faces,
+            wiggled,
+            0,
+            0,
+            0,
+            None,
+            None,
+            outcome,
+            automatic=True,
             missile=missile.name,
         )
     settle(fight, attacker, defender, outcome, None, True)

@@ -44,8 +44,9 @@ RatingName = Literal["poor", "average", "excellent"]
 SubStat = Literal[
     "strength", "fortitude", "speed", "dexterity", "intellect", "perception", "charisma", "will"
 ]
-Skill = Literal["bash", "slash", "thrust", "dodge", "block", "parry", "archery", "thrown",
-                "initiative"]
+Skill = Literal[
+    "bash", "slash", "thrust", "dodge", "block", "parry", "archery", "thrown", "initiative"
+]
 AttackChoice = Literal["best", "random", "bash", "slash", "thrust"]
 DefenseChoice = Literal["best", "random", "dodge", "block", "parry"]
 assert tuple(PROFICIENCY_DIE) == ("excellent", "good", "average", "fair", "poor")
@@ -282,8 +283,11 @@ class Character(Strict):
     mind: int = Field(4, ge=1, le=20, description="Mind.")
     spirit: int = Field(4, ge=1, le=20, description="Spirit.")
     size_category: int = Field(
-        0, ge=-4, le=8, description="Size category: +1 Vigor die per category above 0 "
-        "(0: hamster-sized; -1 per category below)."
+        0,
+        ge=-4,
+        le=8,
+        description="Size category: +1 Vigor die per category above 0 "
+        "(0: hamster-sized; -1 per category below).",
     )
     race_proficiency: RaceProficiency = Field(default_factory=RaceProficiency)
     skills: Skills = Field(default_factory=Skills)
@@ -306,15 +310,18 @@ class Prop3Tactics(TargetTactics):
         "best", description="Defense form: best (lowest exact expected damage), random, or a form."
     )
     aim: Literal["never", "first", "always"] = Field(
-        "never", description="Spend a round aiming: never, before the first shot at a target, "
-        "or before every shot."
+        "never",
+        description="Spend a round aiming: never, before the first shot at a target, "
+        "or before every shot.",
     )
     move_up: int = Field(
         0, ge=0, le=100, description="Turns skipped at the start to move up one place each."
     )
     shoot: bool = Field(True, description="Use the missile weapon when out of melee.")
     min_shot_dice: int = Field(
-        2, ge=0, le=20,
+        2,
+        ge=0,
+        le=20,
         description="Shoot only when the attack pool keeps at least this many dice after range "
         "and size (a pair needs two); otherwise close in, or hold.",
     )
@@ -326,7 +333,9 @@ class Prop3Combatant(Character):
 
     missile: MissileModel | None = Field(None, description="A ranged weapon, or null.")
     position: float | None = Field(
-        None, ge=-100_000, le=100_000,
+        None,
+        ge=-100_000,
+        le=100_000,
         description="Feet along the line (default: side index times start_distance).",
     )
     speed: float = Field(5.0, ge=0, le=10_000, description="Feet moved in a round's action.")

@@ -38,14 +38,18 @@ def _declare(e: TraceEvent) -> str:
 
 def _exchange(e: TraceEvent) -> str:
     d = e.data
-    line = (f"  {e.actor} rolls {d['dice']}d{d['sides']} +{d['wiggle']} wiggle: {d['faces']}"
-            f" -> {d['wiggled']}: {d['result']}")
+    line = (
+        f"  {e.actor} rolls {d['dice']}d{d['sides']} +{d['wiggle']} wiggle: {d['faces']}"
+        f" -> {d['wiggled']}: {d['result']}"
+    )
     if d["automatic"]:
         return f"{line}; it hits automatically: {d['outcome'].replace('_', ' ')}"
     if d["d_faces"] is not None:
         verb = _VERB[d["defense"]]
-        line += (f"; {e.target} {verb} {d['d_dice']}d{d['d_sides']} +{d['d_wiggle']}"
-                 f" wiggle: {d['d_faces']} -> {d['d_wiggled']}: {d['d_result']}")
+        line += (
+            f"; {e.target} {verb} {d['d_dice']}d{d['d_sides']} +{d['d_wiggle']}"
+            f" wiggle: {d['d_faces']} -> {d['d_wiggled']}: {d['d_result']}"
+        )
     return f"{line} => {d['outcome'].replace('_', ' ')}"
 
 
@@ -56,8 +60,10 @@ def _shoot(e: TraceEvent) -> str:
         defense = f"; {e.target} {_VERB[d['defense']]}"
     else:
         defense = f"; {e.target} cannot defend"
-    return (f"{e.actor} shoots {d['missile']} at {e.target}, {d['distance']:g} ft away "
-            f"({d['increments']} increment(s){aimed}){defense}")
+    return (
+        f"{e.actor} shoots {d['missile']} at {e.target}, {d['distance']:g} ft away "
+        f"({d['increments']} increment(s){aimed}){defense}"
+    )
 
 
 def _harm(e: TraceEvent) -> str:
@@ -86,8 +92,10 @@ def _counter(e: TraceEvent) -> str:
 
 def _move(e: TraceEvent) -> str:
     d = e.data
-    return (f"{e.actor} moves from {d['start']:g} to {d['end']:g} ft "
-            f"({d['distance']:g} ft from {e.target})")
+    return (
+        f"{e.actor} moves from {d['start']:g} to {d['end']:g} ft "
+        f"({d['distance']:g} ft from {e.target})"
+    )
 
 
 NARRATION: dict[str, Callable[[TraceEvent], str]] = {

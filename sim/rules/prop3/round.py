@@ -80,8 +80,17 @@ class Rounds:
         every_round: roll initiative again every round.
     """
 
-    __slots__ = ("combat", "every_round", "fight", "order", "round_s", "round_t", "rounds",
-                 "skipped", "tracing")
+    __slots__ = (
+        "combat",
+        "every_round",
+        "fight",
+        "order",
+        "round_s",
+        "round_t",
+        "rounds",
+        "skipped",
+        "tracing",
+    )
 
     def __init__(self, combat: Combat, rules: Rules, round_s: float, every_round: bool) -> None:
         self.combat = combat
@@ -193,7 +202,11 @@ class Rounds:
             return target
         combat = self.combat
         return pick_target(
-            me, combat.enemies(me), combat.allies(me), combat.dice, profile.choose,
+            me,
+            combat.enemies(me),
+            combat.allies(me),
+            combat.dice,
+            profile.choose,
             profile.each_action,
         )
 

@@ -70,10 +70,16 @@ def gear_problems(scenario: Scenario) -> list[Problem]:
         path = (*spec.path, "tactics")
         attack = tactics.attack
         if attack in ("bash", "slash", "thrust") and getattr(weapon, attack) is None:
-            problems.append(Problem(
-                scenario.file, (*path, "attack"), None,
-                f"{tactics.attack} for {spec.name}, whose {weapon.name} cannot {tactics.attack}",
-                "an attack form its weapon has a rating for (or best, random)"))
+            problems.append(
+                Problem(
+                    scenario.file,
+                    (*path, "attack"),
+                    None,
+                    f"{tactics.attack} for {spec.name}, "
+                    f"whose {weapon.name} cannot {tactics.attack}",
+                    "an attack form its weapon has a rating for (or best, random)",
+                )
+            )
         defense = tactics.defense
         armor = model.armor
         if defense == "block":
@@ -85,10 +91,15 @@ def gear_problems(scenario: Scenario) -> list[Problem]:
         else:
             ok = True
         if not ok:
-            problems.append(Problem(
-                scenario.file, (*path, "defense"), None,
-                f"{defense} for {spec.name}, who has nothing to {defense} with",
-                f"a defense its gear allows ({defense} needs {_DEFENSE_NEEDS[defense]})"))
+            problems.append(
+                Problem(
+                    scenario.file,
+                    (*path, "defense"),
+                    None,
+                    f"{defense} for {spec.name}, who has nothing to {defense} with",
+                    f"a defense its gear allows ({defense} needs {_DEFENSE_NEEDS[defense]})",
+                )
+            )
     return problems
 
 
@@ -121,9 +132,15 @@ class Prop3System:
         problems = gear_problems(scenario)
         round_s = scenario.options.round_s
         if scenario.time_limit_s < round_s:
-            problems.append(Problem(
-                scenario.file, ("time_limit",), None, f"{scenario.time_limit_s:g} s",
-                f"at least one round of {round_s:g} s (option round_s)"))
+            problems.append(
+                Problem(
+                    scenario.file,
+                    ("time_limit",),
+                    None,
+                    f"{scenario.time_limit_s:g} s",
+                    f"at least one round of {round_s:g} s (option round_s)",
+                )
+            )
         return problems
 
     def prepare(self, scenario: Scenario) -> Prop3Prepared:

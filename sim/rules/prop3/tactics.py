@@ -56,12 +56,22 @@ def form_effects(
         row = []
         for defense in DEFENSE_FORMS:
             pools = melee_pools(
-                _BIG, _BIG, attack, defense, rating,
+                _BIG,
+                _BIG,
+                attack,
+                defense,
+                rating,
                 None if armor is None else armor.rating(attack),
                 armor_also_helps_attacker=armor_helps,
             )
-            row.append((_BIG - pools.attack_dice, pools.attack_wiggle,
-                        _BIG - pools.defense_dice, pools.defense_wiggle))
+            row.append(
+                (
+                    _BIG - pools.attack_dice,
+                    pools.attack_wiggle,
+                    _BIG - pools.defense_dice,
+                    pools.defense_wiggle,
+                )
+            )
         table.append(tuple(row))
     return tuple(table)
 
@@ -86,9 +96,17 @@ def _odds(a, a_sides, a_pts, d, d_sides, d_pts, keep, a_crit, a_ones, d_crit, d_
     while True:
         try:
             return attack_odds(
-                a, a_sides, a_pts, d, d_sides, d_pts, keep=keep,
-                attack_crit_allowed=a_crit, attack_only_ones=a_ones,
-                defense_crit_allowed=d_crit, defense_only_ones=d_ones,
+                a,
+                a_sides,
+                a_pts,
+                d,
+                d_sides,
+                d_pts,
+                keep=keep,
+                attack_crit_allowed=a_crit,
+                attack_only_ones=a_ones,
+                defense_crit_allowed=d_crit,
+                defense_only_ones=d_ones,
                 defense_save_points=save,
             ).outcomes
         except ValueError as exc:
@@ -103,9 +121,20 @@ def _odds(a, a_sides, a_pts, d, d_sides, d_pts, keep, a_crit, a_ones, d_crit, d_
 
 @lru_cache(maxsize=65536)
 def melee_value(
-    a: int, a_sides: int, a_pts: int, a_crit: bool, a_ones: bool,
-    d: int, d_sides: int, d_pts: int, d_crit: bool, d_ones: bool,
-    keep: str, hit: int, crit: int, save: int = 0,
+    a: int,
+    a_sides: int,
+    a_pts: int,
+    a_crit: bool,
+    a_ones: bool,
+    d: int,
+    d_sides: int,
+    d_pts: int,
+    d_crit: bool,
+    d_ones: bool,
+    keep: str,
+    hit: int,
+    crit: int,
+    save: int = 0,
 ) -> float:
     """Exact expected damage, in nicks, of an attack (both sides spending wiggle "best").
 
@@ -116,14 +145,20 @@ def melee_value(
     odds = _odds(a, a_sides, a_pts, d, d_sides, d_pts, keep, a_crit, a_ones, d_crit, d_ones, save)
     if odds is None:
         return 0.0
-    return hit * (odds[Outcome.HIT] + odds[Outcome.CRIT_REDUCED]) + crit * odds[
-        Outcome.CRITICAL_HIT
-    ]
+    return (
+        hit * (odds[Outcome.HIT] + odds[Outcome.CRIT_REDUCED]) + crit * odds[Outcome.CRITICAL_HIT]
+    )
 
 
 @lru_cache(maxsize=65536)
 def auto_hit_value(
-    a: int, sides: int, pts: int, crit_allowed: bool, only_ones: bool, keep: str, hit: int,
+    a: int,
+    sides: int,
+    pts: int,
+    crit_allowed: bool,
+    only_ones: bool,
+    keep: str,
+    hit: int,
     crit: int,
 ) -> float:
     """Expected damage of an automatic hit: critical on a triple, a standard hit otherwise."""
@@ -204,6 +239,7 @@ def allowed_table(
 def missile_allowed(armor: Armor | None, shield: bool, weapon: Weapon | None) -> list[int]:
     """The defense forms a target's gear allows against a missile."""
     return [
-        i for i, d in enumerate(DEFENSE_FORMS)
+        i
+        for i, d in enumerate(DEFENSE_FORMS)
         if missile_defense_allowed(d, armor=armor, shield=shield, weapon=weapon)
     ]

@@ -52,8 +52,9 @@ def defend_bonus(dexterity_mod: int, minimum: int = 1) -> int:
     return dexterity_mod if dexterity_mod > minimum else minimum
 
 
-def take_damage(hp: int, kill: int, subdue: int,
-                zero_hp: str = "unconscious") -> tuple[int, str | None]:
+def take_damage(
+    hp: int, kill: int, subdue: int, zero_hp: str = "unconscious"
+) -> tuple[int, str | None]:
     """Hit points after Kill damage ``kill`` and Subdue damage ``subdue`` land together.
 
     Kill damage lands first and may go below 0; Subdue damage then stops at 0 (a combatant

@@ -36,36 +36,36 @@ class Stats:
     str_mod: int
     dex_mod: int
     cha_mod: int
-    fight: int            # FIGHT with its weapon
-    fight_unarmed: int    # FIGHT without the weapon bonus (disarmed)
-    shoot: int            # SHOOT with its ranged weapon (0 if none)
-    shoot_melee: int      # SHOOT with its hand weapon's bonus (a melee Disarm)
-    shoot_unarmed: int    # SHOOT without a weapon bonus
-    defense: int          # DEFENSE
-    charge_dex: int       # what a charge takes off DEFENSE (the DEX bonus, if positive)
-    charge_str: int       # what a charge adds to FIGHT (the extra STR bonus, if positive)
-    defend: int           # what Defend adds to DEFENSE
+    fight: int  # FIGHT with its weapon
+    fight_unarmed: int  # FIGHT without the weapon bonus (disarmed)
+    shoot: int  # SHOOT with its ranged weapon (0 if none)
+    shoot_melee: int  # SHOOT with its hand weapon's bonus (a melee Disarm)
+    shoot_unarmed: int  # SHOOT without a weapon bonus
+    defense: int  # DEFENSE
+    charge_dex: int  # what a charge takes off DEFENSE (the DEX bonus, if positive)
+    charge_str: int  # what a charge adds to FIGHT (the extra STR bonus, if positive)
+    defend: int  # what Defend adds to DEFENSE
     reach: float
     range: float
     speed: float
     melee_damage: DiceExpr
     ranged_damage: DiceExpr | None
-    melee_sides: int      # the melee damage die when it is a single die (else 0) ...
-    melee_add: int        # ... and what is added to it, STR modifier included
+    melee_sides: int  # the melee damage die when it is a single die (else 0) ...
+    melee_add: int  # ... and what is added to it, STR modifier included
     ranged_sides: int
     ranged_add: int
     venturer: bool
     skill: int
-    resist: int           # the TV others' negotiation is tested against
+    resist: int  # the TV others' negotiation is tested against
     situational: int
     luck: int
     luck_policy: str
     push_away: bool
     choose: Any
     each_action: bool
-    decide: Any           # compiled rules, or None for a fixed declaration
+    decide: Any  # compiled rules, or None for a fixed declaration
     fixed: tuple[int, int]
-    home: int             # -1 for the first side, +1 for the others (flight direction on a tie)
+    home: int  # -1 for the first side, +1 for the others (flight direction on a tie)
 
     @classmethod
     def of(cls, model: Combatant, options: CombatOptions, side: int) -> Stats:
@@ -178,8 +178,7 @@ class T10Fighter(Fighter):
         "weapon_at",
     )
 
-    def __init__(self, name: str, side: int, index: int, hp: int, stats: Stats,
-                 pos: float) -> None:
+    def __init__(self, name: str, side: int, index: int, hp: int, stats: Stats, pos: float) -> None:
         super().__init__(name, side, index, hp)
         self.stats = stats
         self.dex_mod = stats.dex_mod

@@ -41,8 +41,18 @@ class TesterFighter(Fighter):
 
     __slots__ = ("ability", "luck", "nature", "policy", "situational", "skill", "tv")
 
-    def __init__(self, name: str, side: int, index: int, tv: int, skill: int, ability: int,
-                 luck: int, policy: str, nature: bool) -> None:
+    def __init__(
+        self,
+        name: str,
+        side: int,
+        index: int,
+        tv: int,
+        skill: int,
+        ability: int,
+        luck: int,
+        policy: str,
+        nature: bool,
+    ) -> None:
         super().__init__(name, side, index, 1)
         self.tv = tv
         self.skill = skill
@@ -101,8 +111,13 @@ class TestPlay:
         turns = [testers[i] for i in order]
         against = [self._best(1), self._best(0)]
         if combat.trace is not None:
-            combat.emit("test_order", None, order=[f.name for f in turns],
-                        tvs=[f.tv for f in turns], against=against[0])
+            combat.emit(
+                "test_order",
+                None,
+                order=[f.name for f in turns],
+                tvs=[f.tv for f in turns],
+                against=against[0],
+            )
         wins = [0, 0]
         failures = 0
         timeout = combat.env.timeout
@@ -114,7 +129,7 @@ class TestPlay:
             success = face + modifier >= self.target
             lucky = False
             if not success and f.luck > 0:
-                decisive = (self.mode == "extended" and failures + 1 >= self.failures)
+                decisive = self.mode == "extended" and failures + 1 >= self.failures
                 if spend_on_failed_test(f.policy, decisive):
                     f.luck -= 1
                     success = lucky = True
@@ -125,9 +140,17 @@ class TestPlay:
             elif self.mode == "extended":
                 failures += 1
             if combat.trace is not None:
-                combat.emit("test", f, roll=face, modifier=modifier, need=self.target,
-                            success=success, luck=lucky, successes=wins[side],
-                            failures=failures)
+                combat.emit(
+                    "test",
+                    f,
+                    roll=face,
+                    modifier=modifier,
+                    need=self.target,
+                    success=success,
+                    luck=lucky,
+                    successes=wins[side],
+                    failures=failures,
+                )
             duration = (n + 1) * ROUND_S
             if wins[side] >= self.successes:
                 combat.finish("victory", duration, side)

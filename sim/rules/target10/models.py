@@ -59,7 +59,9 @@ class CombatOptions(_Shared):
         12, ge=1, le=40, description="A combat test succeeds on this or more."
     )
     value_clamp: int = Field(
-        10, ge=0, le=40,
+        10,
+        ge=0,
+        le=40,
         description="(FIGHT or SHOOT) - DEFENSE counts at most this much, either way.",
     )
     min_damage: int = Field(1, ge=0, le=10, description="Damage is never below this.")
@@ -120,7 +122,9 @@ class CombatOptions(_Shared):
     )
     disarm_paces: DiceText = Field("1d6", description="How far a disarmed weapon flies, in paces.")
     maneuver_bonus: int = Field(
-        0, ge=0, le=3,
+        0,
+        ge=0,
+        le=3,
         description="Situational bonus a maneuvering hit gives the attacker against that opponent "
         "next round (the text's 'high ground'; 0: just the push).",
     )
@@ -285,7 +289,9 @@ class Combatant(_Character):
     armor: int = Field(0, ge=-10, le=40, description="Armor bonus to DEFENSE.")
     speed: float = Field(10, ge=0, le=10_000, description="Normal speed in paces per round.")
     position: float | None = Field(
-        None, ge=-1_000_000, le=1_000_000,
+        None,
+        ge=-1_000_000,
+        le=1_000_000,
         description="Start position in paces (default: the side's index x start_distance).",
     )
     venturer: bool = Field(False, description="A venturer: only venturers may Negotiate.")
@@ -297,8 +303,10 @@ class Combatant(_Character):
 class TesterTactics(Strict):
     """How a tester spends luck."""
 
-    luck: LuckPolicy = Field("save", description="save: on a failure that would end the test; "
-                             "always: on any failure; never.")
+    luck: LuckPolicy = Field(
+        "save",
+        description="save: on a failure that would end the test; always: on any failure; never.",
+    )
 
 
 class Tester(_Character):

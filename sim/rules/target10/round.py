@@ -119,12 +119,14 @@ class RoundRules:
         self.run_multiplier = options.run_multiplier
         self.flee_auto_hit = options.flee_auto_hit
         self.escape = options.escape
-        self.withdraw_vs = frozenset({
-            "advancing": (ADVANCE, CHARGE),
-            "advance": (ADVANCE,),
-            "always": range(len(MOVEMENTS)),
-            "never": (),
-        }[options.withdraw_attacks])
+        self.withdraw_vs = frozenset(
+            {
+                "advancing": (ADVANCE, CHARGE),
+                "advance": (ADVANCE,),
+                "always": range(len(MOVEMENTS)),
+                "never": (),
+            }[options.withdraw_attacks]
+        )
         self.stand_declared = options.stand_blocked_by == "declared"
         self.ground_pen = options.ground_penalty
         self.pin_pen = options.pin_penalty
@@ -145,8 +147,19 @@ class Rounds:
         rules: the rule options.
     """
 
-    __slots__ = ("changed", "combat", "dice", "fighters", "flight", "history", "rounds", "rules",
-                 "run_multiplier", "sleepers", "tracing")
+    __slots__ = (
+        "changed",
+        "combat",
+        "dice",
+        "fighters",
+        "flight",
+        "history",
+        "rounds",
+        "rules",
+        "run_multiplier",
+        "sleepers",
+        "tracing",
+    )
 
     def __init__(self, combat: Combat, rules: RoundRules) -> None:
         self.combat = combat
@@ -214,8 +227,7 @@ class Rounds:
             f.init = roll(INITIATIVE_DIE) + f.dex_mod
         if self.tracing:
             for f in able:
-                combat.emit("initiative", f, total=f.init, roll=f.init - f.dex_mod,
-                            bonus=f.dex_mod)
+                combat.emit("initiative", f, total=f.init, roll=f.init - f.dex_mod, bonus=f.dex_mod)
         if len(able) == 2:
             a, b = able
             if a.init > b.init:
@@ -288,8 +300,14 @@ class Rounds:
             f.defending = False
         f.dv = dv
         if self.tracing:
-            self.combat.emit("declare", f, target, movement=MOVEMENTS[declared],
-                             action=ACTION_WORDS[act], held=move != declared)
+            self.combat.emit(
+                "declare",
+                f,
+                target,
+                movement=MOVEMENTS[declared],
+                action=ACTION_WORDS[act],
+                held=move != declared,
+            )
 
     # -- a step: everyone with one initiative score ---------------------------------------------
 
@@ -367,16 +385,18 @@ class Rounds:
                 away = self._nearest_enemy(f)
                 if away is None:
                     continue
-                moves.append((f, retreat(f.pos, away.pos, f.speed * rules.run_multiplier,
-                                         f.stats.home)))
+                moves.append(
+                    (f, retreat(f.pos, away.pos, f.speed * rules.run_multiplier, f.stats.home))
+                )
                 continue
             if target is None or target.out is not None:
                 continue
             if m == ADVANCE:
                 moves.append((f, approach(f.pos, target.pos, rules.advance, f.reach)))
             elif m == CHARGE:
-                moves.append((f, approach(f.pos, target.pos, f.speed * rules.run_multiplier,
-                                          f.reach)))
+                moves.append(
+                    (f, approach(f.pos, target.pos, f.speed * rules.run_multiplier, f.reach))
+                )
             elif m == WITHDRAW:
                 if origin is None:
                     origin = {}
@@ -402,8 +422,14 @@ class Rounds:
         if not f.on_ground:
             return
         if self.rules.stand_declared:
-            blocked = any(e.out is None and e.target is f and e.act in ATTACKS
-                          and e.held_until < r and _threatens(e, f) for e in self.fighters)
+            blocked = any(
+                e.out is None
+                and e.target is f
+                and e.act in ATTACKS
+                and e.held_until < r
+                and _threatens(e, f)
+                for e in self.fighters
+            )
         else:
             blocked = f.attacked == r
         if not blocked:
@@ -458,8 +484,9 @@ class Rounds:
             t = pinner
         if move == WITHDRAW and t.move not in rules.withdraw_vs:
             if self.tracing:
-                self.combat.emit("no_attack", f, t,
-                                 why="withdrawing from an opponent not advancing")
+                self.combat.emit(
+                    "no_attack", f, t, why="withdrawing from an opponent not advancing"
+                )
             return None
         distance = (f.pos if origin is None else origin.get(f, f.pos)) - t.pos
         if distance < 0:
@@ -509,9 +536,19 @@ class Rounds:
             face = self.dice.roll(20)
             hit = face + modifier >= rules.combat_target
         if self.tracing:
-            self.combat.emit("attack", f, t, action=ACTION_WORDS[act], roll=face,
-                             modifier=modifier, need=rules.combat_target, hit=hit, auto=face == 0,
-                             ranged=ranged, maneuver=move == MANEUVER)
+            self.combat.emit(
+                "attack",
+                f,
+                t,
+                action=ACTION_WORDS[act],
+                roll=face,
+                modifier=modifier,
+                need=rules.combat_target,
+                hit=hit,
+                auto=face == 0,
+                ranged=ranged,
+                maneuver=move == MANEUVER,
+            )
         if not hit:
             return None
         f.hits += 1
@@ -520,12 +557,18 @@ class Rounds:
         if act in (KILL, SUBDUE):
             if ranged:
                 sides = s.ranged_sides
-                amount = (self.dice.roll(sides) + s.ranged_add if sides
-                          else s.ranged_damage.roll(self.dice) + s.dex_mod)
+                amount = (
+                    self.dice.roll(sides) + s.ranged_add
+                    if sides
+                    else s.ranged_damage.roll(self.dice) + s.dex_mod
+                )
             else:
                 sides = s.melee_sides
-                amount = (self.dice.roll(sides) + s.melee_add if sides
-                          else s.melee_damage.roll(self.dice) + s.str_mod)
+                amount = (
+                    self.dice.roll(sides) + s.melee_add
+                    if sides
+                    else s.melee_damage.roll(self.dice) + s.str_mod
+                )
             if amount < rules.min_damage:
                 amount = rules.min_damage
             return (act, f, t, amount)
@@ -632,8 +675,14 @@ class Rounds:
         t.damage_taken += hp - after
         if self.tracing:
             by = [f for f, _ in kills + subdues]
-            self.combat.emit("damage", by[0] if len(by) == 1 else None, t, amount=hp - after,
-                             hp=after, by=[f.name for f in by])
+            self.combat.emit(
+                "damage",
+                by[0] if len(by) == 1 else None,
+                t,
+                amount=hp - after,
+                hp=after,
+                by=[f.name for f in by],
+            )
         if how is not None:
             self._put_out(t, how, r)
 
@@ -678,8 +727,9 @@ class Rounds:
     def _hamper(self, f: T10Fighter) -> None:
         """Recompute what lying on the ground and being pinned cost ``f`` to attack and defend."""
         rules = self.rules
-        f.hampered = (rules.ground_pen if f.on_ground else 0) + \
-            (rules.pin_pen if f.pinned_by is not None else 0)
+        f.hampered = (rules.ground_pen if f.on_ground else 0) + (
+            rules.pin_pen if f.pinned_by is not None else 0
+        )
 
     def _release(self, holder: T10Fighter) -> None:
         held = holder.pinning
@@ -764,9 +814,19 @@ class Rounds:
             f.holding = held
             f.hold_round = r
         if self.tracing:
-            combat.emit("negotiate", f, spoiled=False, roll=face, tv=tv, against=against,
-                        modifier=modifier, need=rules.test_target, success=success, luck=lucky,
-                        held=[e.name for e in held] if success else [])
+            combat.emit(
+                "negotiate",
+                f,
+                spoiled=False,
+                roll=face,
+                tv=tv,
+                against=against,
+                modifier=modifier,
+                need=rules.test_target,
+                success=success,
+                luck=lucky,
+                held=[e.name for e in held] if success else [],
+            )
 
     def _end_holds(self, negotiator: T10Fighter, r: int, quiet: bool = False) -> None:
         """End the holds of a negotiator in round ``r``: broken by an attack, or run out."""
@@ -844,8 +904,11 @@ class StaticDuel:
         if ia == ib:
             a.actions_taken += 1
             b.actions_taken += 1
-            effects = [e for e in (self.strike(a, b, self.a_mod, r),
-                                   self.strike(b, a, self.b_mod, r)) if e is not None]
+            effects = [
+                e
+                for e in (self.strike(a, b, self.a_mod, r), self.strike(b, a, self.b_mod, r))
+                if e is not None
+            ]
             if effects:
                 rounds._land(effects, r)
         else:
@@ -876,8 +939,7 @@ class StaticDuel:
         f.hits += 1
         s = f.stats
         sides = s.melee_sides
-        amount = dice.roll(sides) + s.melee_add if sides else \
-            s.melee_damage.roll(dice) + s.str_mod
+        amount = dice.roll(sides) + s.melee_add if sides else s.melee_damage.roll(dice) + s.str_mod
         least = self.rounds.rules.min_damage
         return (s.fixed[1], f, t, amount if amount > least else least)
 
@@ -902,8 +964,13 @@ def _static_duel(rounds: Rounds) -> StaticDuel | None:
         return None
     for f in fighters:
         s = f.stats
-        if (s.decide is not None or s.fixed[0] != HOLD or s.fixed[1] not in (KILL, SUBDUE)
-                or f.on_ground or f.out is not None):
+        if (
+            s.decide is not None
+            or s.fixed[0] != HOLD
+            or s.fixed[1] not in (KILL, SUBDUE)
+            or f.on_ground
+            or f.out is not None
+        ):
             return None
     a.target = b
     b.target = a
@@ -930,4 +997,3 @@ def _steps(able: list[T10Fighter]) -> list[tuple[T10Fighter, ...]]:
         steps.append(tuple(ranked[start:end]))
         start = end
     return steps
-

@@ -36,8 +36,9 @@ class Target10Prepared:
             model = spec.stats
             position = model.position if model.position is not None else spec.side * distance
             stats = Stats.of(model, options, spec.side)
-            self.roster.append((spec.name, spec.side, DiceExpr.parse(model.hp), stats, position,
-                                model.on_ground))
+            self.roster.append(
+                (spec.name, spec.side, DiceExpr.parse(model.hp), stats, position, model.on_ground)
+            )
 
     def spawn(self, dice: Dice) -> list[T10Fighter]:
         """Fresh fighters, hit point dice rolled in scenario order."""
@@ -112,34 +113,71 @@ class Target10System:
             cap = luck_cap(model.skill_level, caps)
             if model.luck is not None and model.luck > cap:
                 level = model.skill_level or "no skill level"
-                problems.append(Problem(
-                    file, (*spec.path, "luck"), None, f"{model.luck} luck points for {spec.name}",
-                    f"at most {cap} for {level} (luck_caps; set skill_level: low for up to "
-                    f"{caps['low']})"))
+                problems.append(
+                    Problem(
+                        file,
+                        (*spec.path, "luck"),
+                        None,
+                        f"{model.luck} luck points for {spec.name}",
+                        f"at most {cap} for {level} (luck_caps; set skill_level: low for up to "
+                        f"{caps['low']})",
+                    )
+                )
             if options.kind != "test" and not model.venturer and _negotiates(model):
-                problems.append(Problem(
-                    file, (*spec.path, "tactics"), None,
-                    f"a negotiate action for {spec.name}, who is not a venturer",
-                    "negotiate only for venturers (venturer: true)"))
+                problems.append(
+                    Problem(
+                        file,
+                        (*spec.path, "tactics"),
+                        None,
+                        f"a negotiate action for {spec.name}, who is not a venturer",
+                        "negotiate only for venturers (venturer: true)",
+                    )
+                )
         if options.kind == "test":
             if len(scenario.side_names) != 2:
-                problems.append(Problem(
-                    file, ("sides",), None, f"{len(scenario.side_names)} sides",
-                    "two sides in a test: the testers, then the opposition"))
-            elif options.mode == "extended" and all(s.stats.nature for s in scenario.combatants
-                                                     if s.side == 0):
-                problems.append(Problem(
-                    file, ("sides", 0), None, "no character on the testing side",
-                    "at least one tester who is not nature"))
+                problems.append(
+                    Problem(
+                        file,
+                        ("sides",),
+                        None,
+                        f"{len(scenario.side_names)} sides",
+                        "two sides in a test: the testers, then the opposition",
+                    )
+                )
+            elif options.mode == "extended" and all(
+                s.stats.nature for s in scenario.combatants if s.side == 0
+            ):
+                problems.append(
+                    Problem(
+                        file,
+                        ("sides", 0),
+                        None,
+                        "no character on the testing side",
+                        "at least one tester who is not nature",
+                    )
+                )
             elif options.mode == "contest" and not any(
-                    not s.stats.nature for s in scenario.combatants if s.side == 1):
-                problems.append(Problem(
-                    file, ("sides", 1), None, "no character on the second side",
-                    "someone to contest the test (nature never rolls)"))
+                not s.stats.nature for s in scenario.combatants if s.side == 1
+            ):
+                problems.append(
+                    Problem(
+                        file,
+                        ("sides", 1),
+                        None,
+                        "no character on the second side",
+                        "someone to contest the test (nature never rolls)",
+                    )
+                )
         elif scenario.time_limit_s < 60:
-            problems.append(Problem(
-                file, ("time_limit",), None, f"{scenario.time_limit_s:g} s",
-                "at least one round of 60 s"))
+            problems.append(
+                Problem(
+                    file,
+                    ("time_limit",),
+                    None,
+                    f"{scenario.time_limit_s:g} s",
+                    "at least one round of 60 s",
+                )
+            )
         return problems
 
     def prepare(self, scenario: Scenario) -> Target10Prepared | TestPrepared:

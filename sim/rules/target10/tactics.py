@@ -55,15 +55,18 @@ QUANTITIES: dict[str, tuple[str, Callable]] = {
     "reach": ("own melee reach in paces", lambda me, t, r, rp: me.reach),
     "range": ("own ranged weapon's range in paces (0 without one in hand)", _range),
     "speed": ("own speed in paces", lambda me, t, r, rp: me.speed),
-    "charge": ("paces covered by a charge or a flight",
-               lambda me, t, r, rp: me.speed * rp.run_multiplier),
+    "charge": (
+        "paces covered by a charge or a flight",
+        lambda me, t, r, rp: me.speed * rp.run_multiplier,
+    ),
     "hp": ("own hit points", lambda me, t, r, rp: me.hp),
     "max_hp": ("own starting hit points", lambda me, t, r, rp: me.max_hp),
     "hp_fraction": ("own hit points / starting hit points", lambda me, t, r, rp: me.hp / me.max_hp),
-    "opponent_hp": ("the opponent's hit points",
-                    lambda me, t, r, rp: t.hp if t is not None else 0),
-    "opponent_hp_fraction": ("the opponent's hit points / its starting hit points",
-                             lambda me, t, r, rp: t.hp / t.max_hp if t is not None else 0.0),
+    "opponent_hp": ("the opponent's hit points", lambda me, t, r, rp: t.hp if t is not None else 0),
+    "opponent_hp_fraction": (
+        "the opponent's hit points / its starting hit points",
+        lambda me, t, r, rp: t.hp / t.max_hp if t is not None else 0.0,
+    ),
     "round": ("the round number, from 1", lambda me, t, r, rp: r + 1),
     "enemies": ("able enemies", lambda me, t, r, rp: rp.count_enemies(me)),
     "allies": ("able allies, not counting itself", lambda me, t, r, rp: rp.count_allies(me)),
@@ -72,8 +75,9 @@ QUANTITIES: dict[str, tuple[str, Callable]] = {
 
 
 def _in_range(me, t, r, rp) -> bool:
-    return t is not None and me.weapon_at is None and me.range > 0 and \
-        abs(me.pos - t.pos) <= me.range
+    return (
+        t is not None and me.weapon_at is None and me.range > 0 and abs(me.pos - t.pos) <= me.range
+    )
 
 
 #: Flag words, with what they mean.
@@ -86,27 +90,47 @@ FLAGS: dict[str, tuple[str, Condition]] = {
     "disarmed": ("has lost its weapon", lambda me, t, r, rp: me.weapon_at is not None),
     "held": ("is held off by a negotiation", lambda me, t, r, rp: me.held_until >= r),
     "has_luck": ("has a luck point left", lambda me, t, r, rp: me.luck > 0),
-    "has_ranged": ("has a ranged weapon in hand",
-                   lambda me, t, r, rp: me.range > 0 and me.weapon_at is None),
-    "in_reach": ("the opponent is within melee reach",
-                 lambda me, t, r, rp: t is not None and abs(me.pos - t.pos) <= me.reach),
+    "has_ranged": (
+        "has a ranged weapon in hand",
+        lambda me, t, r, rp: me.range > 0 and me.weapon_at is None,
+    ),
+    "in_reach": (
+        "the opponent is within melee reach",
+        lambda me, t, r, rp: t is not None and abs(me.pos - t.pos) <= me.reach,
+    ),
     "in_range": ("the opponent is within range of its ranged weapon in hand", _in_range),
-    "outnumbered": ("more able enemies than able allies and itself",
-                    lambda me, t, r, rp: rp.count_enemies(me) > rp.count_allies(me) + 1),
-    "opponent_fleeing": ("the opponent fled last round and is still in the fight",
-                         lambda me, t, r, rp: t is not None and t.last_move == FLEE),
-    "opponent_charging": ("the opponent charged last round",
-                          lambda me, t, r, rp: t is not None and t.last_move == CHARGE),
-    "opponent_defending": ("the opponent defended last round",
-                           lambda me, t, r, rp: t is not None and t.last_act == DEFEND),
-    "opponent_on_ground": ("the opponent is on the ground",
-                           lambda me, t, r, rp: t is not None and t.on_ground),
-    "opponent_pinned": ("the opponent is pinned",
-                        lambda me, t, r, rp: t is not None and t.pinned_by is not None),
-    "opponent_disarmed": ("the opponent has lost its weapon",
-                          lambda me, t, r, rp: t is not None and t.weapon_at is not None),
-    "opponent_ranged": ("the opponent has a ranged weapon in hand",
-                        lambda me, t, r, rp: t is not None and t.range > 0 and t.weapon_at is None),
+    "outnumbered": (
+        "more able enemies than able allies and itself",
+        lambda me, t, r, rp: rp.count_enemies(me) > rp.count_allies(me) + 1,
+    ),
+    "opponent_fleeing": (
+        "the opponent fled last round and is still in the fight",
+        lambda me, t, r, rp: t is not None and t.last_move == FLEE,
+    ),
+    "opponent_charging": (
+        "the opponent charged last round",
+        lambda me, t, r, rp: t is not None and t.last_move == CHARGE,
+    ),
+    "opponent_defending": (
+        "the opponent defended last round",
+        lambda me, t, r, rp: t is not None and t.last_act == DEFEND,
+    ),
+    "opponent_on_ground": (
+        "the opponent is on the ground",
+        lambda me, t, r, rp: t is not None and t.on_ground,
+    ),
+    "opponent_pinned": (
+        "the opponent is pinned",
+        lambda me, t, r, rp: t is not None and t.pinned_by is not None,
+    ),
+    "opponent_disarmed": (
+        "the opponent has lost its weapon",
+        lambda me, t, r, rp: t is not None and t.weapon_at is not None,
+    ),
+    "opponent_ranged": (
+        "the opponent has a ranged weapon in hand",
+        lambda me, t, r, rp: t is not None and t.range > 0 and t.weapon_at is None,
+    ),
 }
 
 #: Mapping conditions that take a fraction of the starting hit points.
@@ -114,9 +138,7 @@ FRACTIONS = ("hp_below", "opponent_hp_below")
 #: Mapping conditions that combine others.
 COMBINERS = ("not", "all", "any")
 
-_COMPARISON = re.compile(
-    r"^\s*([A-Za-z_]+)\s*(<=|>=|==|!=|<|>)\s*([A-Za-z_]+|-?\d+(?:\.\d+)?)\s*$"
-)
+_COMPARISON = re.compile(r"^\s*([A-Za-z_]+)\s*(<=|>=|==|!=|<|>)\s*([A-Za-z_]+|-?\d+(?:\.\d+)?)\s*$")
 _OPERATORS: dict[str, Callable[[float, float], bool]] = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
@@ -151,19 +173,24 @@ def parse_condition(raw: Any) -> tuple:
             raise ValueError(f"a known condition ({raw!r} is not one): {known_words()}")
         left, op, right = match.group(1), match.group(2), match.group(3)
         if left not in QUANTITIES:
-            raise ValueError(f"a known quantity ({left!r} in {raw!r} is not one): "
-                             f"{', '.join(QUANTITIES)}")
+            raise ValueError(
+                f"a known quantity ({left!r} in {raw!r} is not one): {', '.join(QUANTITIES)}"
+            )
         if right[0].isalpha() or right[0] == "_":
             if right not in QUANTITIES:
-                raise ValueError(f"a known quantity ({right!r} in {raw!r} is not one): "
-                                 f"{', '.join(QUANTITIES)}")
+                raise ValueError(
+                    f"a known quantity ({right!r} in {raw!r} is not one): {', '.join(QUANTITIES)}"
+                )
             return ("compare", left, op, ("q", right))
         return ("compare", left, op, ("n", float(right)))
     if isinstance(raw, dict) and len(raw) == 1:
-        (key, value), = raw.items()
+        ((key, value),) = raw.items()
         if key in FRACTIONS:
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
-                    not 0 <= value <= 1:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not 0 <= value <= 1
+            ):
                 raise ValueError(f"{key}: a fraction from 0 to 1 (not {value!r})")
             return (key, float(value))
         if key == "not":
@@ -235,4 +262,3 @@ def compile_rules(rules: list[tuple[tuple | None, tuple[int, int]]]) -> Callable
         return compiled[-1][1]
 
     return decide
-

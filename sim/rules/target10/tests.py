@@ -114,7 +114,7 @@ def extended_chance(
         chance = chances[i]
         win = chance * p(s + 1, f, left)
         if left[i] > 0 and spend_on_failed_test(policies[i], f + 1 >= failures):
-            spent = (*left[:i], left[i] - 1, *left[i + 1:])
+            spent = (*left[:i], left[i] - 1, *left[i + 1 :])
             lose = (1 - chance) * p(s + 1, f, spent)
         else:
             lose = (1 - chance) * p(s, f + 1, left)
@@ -123,8 +123,9 @@ def extended_chance(
     return p(0, 0, luck)
 
 
-def contest_chance(chances: Sequence[Fraction | float], sides: Sequence[int],
-                   successes: int = 1) -> Fraction | float:
+def contest_chance(
+    chances: Sequence[Fraction | float], sides: Sequence[int], successes: int = 1
+) -> Fraction | float:
     """The exact chance that side 0 wins a contest: both sides test, in turns, until one wins.
 
     Testers roll in the given order, round after round; a success counts for the tester's side;

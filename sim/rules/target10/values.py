@@ -46,7 +46,12 @@ def defense(hit_dice: int, dexterity_mod: int, armor_bonus: int) -> int:
     return hit_dice + dexterity_mod + armor_bonus
 
 
-def combat_modifier(attack: int, defense_value: int, situational: int = 0,
-                    value_clamp: int = 10, situational_clamp: int = 3) -> int:
+def combat_modifier(
+    attack: int,
+    defense_value: int,
+    situational: int = 0,
+    value_clamp: int = 10,
+    situational_clamp: int = 3,
+) -> int:
     """A combat test's modifier: (attack - DEFENSE) within +/-10, plus situational within +/-3."""
     return clamp(attack - defense_value, value_clamp) + clamp(situational, situational_clamp)
