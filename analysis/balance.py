@@ -40,6 +40,7 @@ from scipy.stats import norm
 
 from analysis.summary import wilson_interval
 from analysis.sweep import Parameter, plan_sweep, run_sweep
+from sim.errors import EXIT_BAD_INPUT, CommandError
 from sim.scenario.loader import load_scenario
 from sim.scenario.overrides import get_value
 from sim.scenario.problems import Problem, ScenarioError
@@ -55,16 +56,21 @@ METHOD = (
 LACK_OF_FIT_Z = 3.5
 
 
-class BalanceError(Exception):
+#: Exit code when the question is fine but has no answer in the range searched.
+EXIT_NO_ANSWER = 1
+
+
+class BalanceError(CommandError):
     """No balance point can be given (the message says why and what to try).
 
-    ``bad_input`` is true when the question itself is wrong (not a number, an unknown side),
-    false when it has no answer in the range searched.
+    ``bad_input`` is true when the question itself is wrong (not a number, an unknown side;
+    exit code 2), false when it has no answer in the range searched (exit code 1).
     """
 
     def __init__(self, message: str, bad_input: bool = True) -> None:
         super().__init__(message)
         self.bad_input = bad_input
+        self.exit_code = EXIT_BAD_INPUT if bad_input else EXIT_NO_ANSWER
 
 
 # -- the logistic fit ---------------------------------------------------------------------------

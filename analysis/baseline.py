@@ -42,6 +42,7 @@ from analysis.compare import (
     points,
 )
 from analysis.summary import summarize
+from sim.errors import CommandError
 from sim.records import DRAW
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ DRAW_CODE = 255
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
 
 
-class BaselineError(Exception):
+class BaselineError(CommandError):
     """A baseline that cannot be used (missing, damaged, or no longer fits its scenario)."""
 
 

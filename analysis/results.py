@@ -22,12 +22,13 @@ import pandas as pd
 import yaml
 
 from analysis.tables import save_frame
+from sim.errors import CommandError
 
 #: Columns every outcome table has; a file without them is not combatsim output.
 REQUIRED = ("combat", "winner", "duration_s")
 
 
-class ResultsError(Exception):
+class ResultsError(CommandError):
     """A directory that does not hold combatsim results (the message says why)."""
 
 

@@ -1,7 +1,8 @@
 """``combatsim``: the command line, a thin click layer over :mod:`sim.api`.
 
-Every command that reads a scenario refuses a bad one with the list of its problems on stderr and
-exit code 2, never a traceback.
+Every command refuses bad input with a clear message on stderr and exit code 2, never a
+traceback: a bad scenario with the list of its problems (:class:`ScenarioError`), any other
+request that cannot be carried out with its one sentence (:class:`~sim.errors.CommandError`).
 """
 
 from __future__ import annotations
@@ -13,11 +14,9 @@ from pathlib import Path
 
 import click
 
+from sim.errors import EXIT_BAD_INPUT, CommandError
 from sim.runner import DEFAULT_CHUNK
 from sim.scenario.problems import ScenarioError
-
-#: Exit code for bad input (a scenario that cannot be run, a bad option value).
-EXIT_BAD_INPUT = 2
 
 
 def _problems_exit(exc: ScenarioError) -> None:
@@ -31,7 +30,11 @@ def _problems_exit(exc: ScenarioError) -> None:
 
 
 def handles_bad_input(command):
-    """Turn scenario problems into a clear message and exit code 2."""
+    """Turn bad input into a clear message and its exit code (2), never a traceback.
+
+    Scenario problems are listed one per line; a :class:`CommandError` is said in its sentence;
+    a Dask scheduler that cannot be reached (``--scheduler``) is named.
+    """
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
@@ -39,6 +42,15 @@ def handles_bad_input(command):
             return command(*args, **kwargs)
         except ScenarioError as exc:
             _problems_exit(exc)
+        except CommandError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+        except OSError as exc:
+            scheduler = kwargs.get("scheduler")
+            if scheduler is None:
+                raise
+            click.echo(f"error: cannot use the Dask scheduler {scheduler!r}: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
 
     return wrapper
 
@@ -197,7 +209,6 @@ def run(
     with --out, run the same command again with --resume to finish.
     """
     from sim.api import RunInterrupted, simulate
-    from sim.store import StoreMismatch
 
     if resume and out is None:
         raise click.UsageError("--resume needs --out DIR, the directory of the run to finish")
@@ -241,14 +252,6 @@ def run(
         if out is not None:
             click.echo(f"they are in {out}/; add --resume to the same command to finish", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    except StoreMismatch as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
-    except OSError as exc:
-        if scheduler is None:
-            raise
-        click.echo(f"error: cannot use the Dask scheduler {scheduler!r}: {exc}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
     _show_summary(result.summary, result.scenario, as_json)
     if out is not None and not as_json:
         click.echo(f"saved to {out}/")

@@ -29,6 +29,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.errors import CommandError
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -49,7 +51,7 @@ REAL_COLUMNS = frozenset({"duration_s", "out_at_s", "time_out_s"})
 MATCHED = ("fingerprint", "seed", "first", "runs", "chunk_size", "detail", "variant")
 
 
-class StoreMismatch(ValueError):
+class StoreMismatch(CommandError, ValueError):
     """The directory holds a different run than the one asked to resume."""
 
 

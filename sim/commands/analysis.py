@@ -7,16 +7,13 @@ exit code 2, never a traceback.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
-import sys
 from pathlib import Path
 
 import click
 
 from sim.cli import (
-    EXIT_BAD_INPUT,
     batch_echo,
     cli,
     engine_options,
@@ -26,41 +23,12 @@ from sim.cli import (
     seed_option,
 )
 
-#: Exit code when a question has no answer in the range asked (no balance point found).
-EXIT_NO_ANSWER = 1
-
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
 
 
 def _engine_kwargs(workers: int | None, scheduler: str | None, chunk_size: int) -> dict:
     """How each point's combats are played (never changes a result)."""
     return {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
-
-
-def handles_results(command):
-    """Turn an unreadable results directory or an impossible request into exit code 2."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        from analysis.balance import BalanceError
-        from analysis.results import ResultsError
-
-        try:
-            return command(*args, **kwargs)
-        except ResultsError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        except BalanceError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT if exc.bad_input else EXIT_NO_ANSWER)
-        except OSError as exc:
-            scheduler = kwargs.get("scheduler")
-            if scheduler is None:
-                raise
-            click.echo(f"error: cannot use the Dask scheduler {scheduler!r}: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-
-    return wrapper
 
 
 # -- sweep --------------------------------------------------------------------------------------
@@ -90,7 +58,6 @@ def handles_results(command):
 @precision_options
 @engine_options
 @handles_bad_input
-@handles_results
 def sweep(
     scenario: Path,
     runs: int | None,
@@ -258,7 +225,7 @@ def _rate(rate: float, low: float, high: float) -> str:
     show_default=True,
     help="File format (repeat for several).",
 )
-@handles_results
+@handles_bad_input
 def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     """Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running."""
     from analysis.plots import draw_results
@@ -325,7 +292,6 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
 @engine_options
 @handles_bad_input
-@handles_results
 def balance(
     scenario: Path,
     path: str,
@@ -461,7 +427,6 @@ def _balance_text(result) -> None:
     help="The scenario file, to show its rule options when the results did not record them.",
 )
 @handles_bad_input
-@handles_results
 def report(results: Path, out: Path | None, scenario: Path | None) -> None:
     """Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options."""
     from analysis.report import write_report

@@ -15,7 +15,8 @@ from types import ModuleType
 
 import click
 
-from sim.cli import EXIT_BAD_INPUT, cli
+from sim.cli import cli, handles_bad_input
+from sim.errors import CommandError
 
 DRIVER = Path("benchmarks") / "driver.py"
 
@@ -71,6 +72,7 @@ def load_driver(root: Path) -> ModuleType:
     show_default=True,
     help="Target 10 combats of the memory target (streamed to a temporary directory).",
 )
+@handles_bad_input
 def bench(
     as_json: bool, combats: int, workers: int | None, speedup_combats: int, memory_combats: int
 ) -> None:
@@ -86,12 +88,10 @@ def bench(
 
     root = find_root()
     if root is None:
-        click.echo(
-            "error: combatsim bench needs the source tree (benchmarks/driver.py and scenarios/); "
-            "run it from a checkout of combatsim",
-            err=True,
+        raise CommandError(
+            "combatsim bench needs the source tree (benchmarks/driver.py and scenarios/); "
+            "run it from a checkout of combatsim"
         )
-        sys.exit(EXIT_BAD_INPUT)
     driver = load_driver(root)
     status = Console(stderr=True)
     say = None if as_json or not sys.stderr.isatty() else (lambda text: status.log(text))

@@ -14,7 +14,6 @@ from pathlib import Path
 import click
 
 from sim.cli import (
-    EXIT_BAD_INPUT,
     batch_echo,
     cli,
     engine_options,
@@ -39,22 +38,6 @@ runs_option = click.option(
     default=None,
     help="Combats per arm (default: the scenario's runs).",
 )
-
-
-def _baseline_errors(command):
-    """Turn an unusable baseline into a clear message and exit code 2."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        from analysis.baseline import BaselineError
-
-        try:
-            return command(*args, **kwargs)
-        except BaselineError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-
-    return wrapper
 
 
 def _player(workers: int | None, scheduler: str | None, chunk_size: int):
@@ -214,7 +197,6 @@ def baseline(
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @engine_options
 @handles_bad_input
-@_baseline_errors
 def check(
     paths: tuple[Path, ...],
     alpha: float,
