@@ -180,6 +180,10 @@ def events_per_combat(scenario: Any, play_bare: Any, combats: int) -> dict:
     return counts
 
 
+#: Interleaved rounds of the two-workers target (the best of each is kept).
+SPEEDUP_ROUNDS = 2
+
+
 def wall_rate(scenario: Any, combats: int, workers: int) -> float:
     """Combats per wall-clock second of :func:`sim.api.simulate` with ``workers``.
 
@@ -347,8 +351,11 @@ def _targets(
             targets.append(_not_measured(f"{name} ({heavy['label']})", "this machine has 1 core"))
         else:
             say(f"two workers on {speedup_combats:,} combats of the {heavy['label']}")
-            one = wall_rate(scenario, speedup_combats, 1)
-            two = wall_rate(scenario, speedup_combats, 2)
+            # Wall clock is noisy on a shared machine: two interleaved rounds, the best of each.
+            one = two = 0.0
+            for _ in range(SPEEDUP_ROUNDS):
+                one = max(one, wall_rate(scenario, speedup_combats, 1))
+                two = max(two, wall_rate(scenario, speedup_combats, 2))
             targets.append(
                 {
                     "target": f"{name} ({heavy['label']})",

@@ -92,7 +92,7 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_cleanly(tmp_path):
 
 
 def test_ctrl_c_in_a_serial_run_without_out_prints_what_it_has():
-    command = [sys.executable, "-m", "sim", "run", str(DUEL), "--runs", "500000", "--json"]
+    command = [sys.executable, "-m", "sim", "run", str(DUEL), "--runs", "100000", "--json"]
     process = subprocess.Popen(
         [*command, "--workers", "1", "--chunk-size", "200", "--quiet"],
         cwd=ROOT,
@@ -107,7 +107,7 @@ def test_ctrl_c_in_a_serial_run_without_out_prints_what_it_has():
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr and "interrupted" in stderr
     summary = json.loads(stdout)
-    assert 0 < summary["runs"] < 500000 and summary["runs"] % 200 == 0
+    assert 0 < summary["runs"] < 100000 and summary["runs"] % 200 == 0
 
 
 def test_resume_refuses_a_different_run(tmp_path):

@@ -1,7 +1,7 @@
 """Sentences for the events of Proposition Three rounds (for ``combatsim replay``).
 
-The hybrid on the ACS clock emits the same attack events; the ACS narration has no sentences for
-them and shows them in the generic form.
+The hybrid on the ACS clock emits the same attack events and brings these sentences with it
+(``Prop3Resolution.narration``).
 """
 
 from __future__ import annotations
