@@ -35,8 +35,13 @@ class RunResult:
     combatants: pd.DataFrame | None = field(default=None)
 
     def save(self, directory: str | Path, csv: bool = True) -> list[Path]:
-        """Write ``outcomes.parquet``/``.csv``, ``combatants.*`` (if any) and ``summary.json``."""
+        """Write the tables, ``summary.json`` and ``scenario.yaml`` into ``directory``.
+
+        The tables are ``outcomes.parquet``/``.csv`` and ``combatants.*`` (if any); the scenario
+        is kept as it was run, for reports.
+        """
         from analysis.tables import save_frame
+        from sim.store import write_scenario
 
         out = Path(directory)
         written = save_frame(self.outcomes, out, "outcomes", csv)
@@ -45,6 +50,7 @@ class RunResult:
         summary = out / "summary.json"
         summary.write_text(json.dumps(self.summary, indent=2) + "\n", encoding="utf-8")
         written.append(summary)
+        written.append(write_scenario(out, self.scenario))
         return written
 
 

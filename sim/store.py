@@ -42,6 +42,7 @@ FORMAT = "combatsim-run/1"
 OUTCOMES = "outcomes"
 COMBATANTS = "combatants"
 SUMMARY = "summary.json"
+SCENARIO = "scenario.yaml"
 
 #: Columns holding text, and columns holding real numbers; every other column is an integer.
 TEXT_COLUMNS = frozenset({"scenario", "variant", "winner", "end", "combatant", "side", "out"})
@@ -160,6 +161,7 @@ class RunStore:
         _write_atomically(
             path, lambda tmp: tmp.write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
         )
+        write_scenario(directory, scenario)
         return store
 
     def _check(self, found: dict[str, Any]) -> None:
@@ -295,6 +297,16 @@ class RunStore:
         )
         written.append(target)
         return written
+
+
+def write_scenario(directory: Path, scenario: Scenario) -> Path:
+    """Keep the scenario as it was run next to its results (``scenario.yaml``, for reports)."""
+    import yaml
+
+    target = Path(directory) / SCENARIO
+    text = yaml.safe_dump(scenario.data, sort_keys=False, allow_unicode=True)
+    _write_atomically(target, lambda tmp: tmp.write_text(text, "utf-8"))
+    return target
 
 
 class Tally:

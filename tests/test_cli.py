@@ -8,6 +8,7 @@ import sys
 
 import pandas as pd
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from sim import load_scenario, simulate
@@ -50,6 +51,8 @@ def test_run_table_and_out_directory(tmp_path):
     assert len(table) == len(csv) == 100
     assert list(table["combat"]) == list(range(100))
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["runs"] == 100
+    kept = yaml.safe_load((tmp_path / "out" / "scenario.yaml").read_text())
+    assert kept == load_scenario(DUEL).data
 
 
 @pytest.mark.parametrize("k", [0, 17])

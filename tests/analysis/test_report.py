@@ -177,6 +177,8 @@ def test_a_streamed_run_directory_reads_back_and_reports(tmp_path):
     assert results.combatants is not None and len(results.combatants) == 600
     assert results.meta["combatsim_version"]
     text = write_report(out).read_text(encoding="utf-8")
-    assert "pass --scenario FILE" in text and str(DUEL) in text
+    # The run kept its scenario next to its results: the report shows it without --scenario.
+    assert "pass --scenario FILE" not in text
+    assert "Red swordsman" in text and "to_hit" in text
     found = inventory(text)
     assert found.figures == [f"chart-{p.stem}" for p in standard_plots(results)]
