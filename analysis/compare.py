@@ -45,6 +45,7 @@ from scipy.stats import t as student_t
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, PreciseRun, run_until_precise
 from analysis.summary import CONFIDENCE, summarize, wilson_interval
 from sim.records import DRAW
+from sim.runner import range_records
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -473,14 +474,8 @@ def _corrected(results: list, alpha: float) -> list:
 RangePlayer = Callable[["Scenario", int, int, int], list[tuple]]
 
 
-def play_range(scenario: Scenario, seed: int, start: int, stop: int) -> list[tuple]:
-    """The records of combats ``start .. stop - 1``, played in this process."""
-    from sim.runner import iter_chunks
-
-    records: list[tuple] = []
-    for chunk in iter_chunks(scenario, seed, stop - start, first=start):
-        records.extend(chunk.records)
-    return records
+#: The default player: combats ``start .. stop - 1`` played in this process.
+play_range: RangePlayer = range_records
 
 
 def play_arms(

@@ -154,12 +154,10 @@ def outcome_range(scenario: Scenario, seed: int, variant: str = "base") -> RunRa
     Plays in this process; a parallel runner can stand in for it with the same signature.
     """
     from analysis.tables import outcomes_frame
-    from sim.runner import iter_chunks
+    from sim.runner import range_records
 
     def run_range(start: int, stop: int) -> pd.DataFrame:
-        records: list[tuple] = []
-        for chunk in iter_chunks(scenario, seed, stop - start, first=start):
-            records.extend(chunk.records)
+        records = range_records(scenario, seed, start, stop)
         return outcomes_frame(records, scenario.side_names, scenario.name, variant)
 
     return run_range

@@ -7,6 +7,7 @@ and 1, where a designer's lopsided matchups live.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -34,14 +35,42 @@ def summarize(
     seed: int,
     confidence: float = CONFIDENCE,
 ) -> dict[str, Any]:
-    """The summary of a run as a JSON-ready mapping.
+    """The summary of a run's outcome table (see :func:`summary_from_counts` for its keys)."""
+    return summary_from_counts(
+        scenario,
+        seed,
+        len(outcomes),
+        side_names,
+        {str(k): int(v) for k, v in outcomes["winner"].value_counts().items()},
+        {str(k): int(v) for k, v in outcomes["end"].value_counts().items()},
+        _mean(outcomes["duration_s"]),
+        {side: _mean(outcomes[f"survivors_{side}"]) for side in side_names},
+        {side: _mean(outcomes[f"hp_left_{side}"]) for side in side_names},
+        confidence,
+    )
+
+
+def summary_from_counts(
+    scenario: str,
+    seed: int,
+    runs: int,
+    side_names: Sequence[str],
+    winners: Mapping[str, int],
+    ends: Mapping[str, int],
+    mean_duration_s: float,
+    mean_survivors: Mapping[str, float],
+    mean_hp_left: Mapping[str, float],
+    confidence: float = CONFIDENCE,
+) -> dict[str, Any]:
+    """The summary of a run as a JSON-ready mapping, from its counts and means.
+
+    One place defines the shape that ``run --json`` prints, whether the counts come from a
+    table in memory (:func:`summarize`) or are kept chunk by chunk (:class:`sim.store.Tally`).
 
     Keys: ``scenario``, ``runs``, ``seed``, ``sides`` (per side ``wins``, ``win_rate``,
     ``ci95``, ``mean_survivors``, ``mean_hp_left``), ``draws``, ``draw_rate``, ``ends`` (combats
     per end reason) and ``mean_duration_s``.
     """
-    runs = len(outcomes)
-    winners = outcomes["winner"].value_counts()
     sides = {}
     for side in side_names:
         wins = int(winners.get(side, 0))
@@ -50,8 +79,8 @@ def summarize(
             "wins": wins,
             "win_rate": wins / runs if runs else math.nan,
             "ci95": [low, high],
-            "mean_survivors": _mean(outcomes[f"survivors_{side}"]),
-            "mean_hp_left": _mean(outcomes[f"hp_left_{side}"]),
+            "mean_survivors": mean_survivors[side],
+            "mean_hp_left": mean_hp_left[side],
         }
     draws = int(winners.get(DRAW, 0))
     return {
@@ -61,8 +90,8 @@ def summarize(
         "sides": sides,
         "draws": draws,
         "draw_rate": draws / runs if runs else math.nan,
-        "ends": {str(k): int(v) for k, v in outcomes["end"].value_counts().sort_index().items()},
-        "mean_duration_s": _mean(outcomes["duration_s"]),
+        "ends": {k: int(ends[k]) for k in sorted(ends)},
+        "mean_duration_s": mean_duration_s,
     }
 
 

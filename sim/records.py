@@ -19,17 +19,7 @@ DRAW = "draw"
 HEAD = ("combat", "seed", "winner", "end", "duration_s")
 
 #: Per-combat totals of the fighters' counters.
-TOTALS = (
-    "actions_taken",
-    "actions_lost",
-    "actions_moved",
-    "actions_disrupted",
-    "attacks",
-    "hits",
-    "criticals",
-    "defenses",
-    "defenses_won",
-)
+TOTALS = tuple(c for c in COUNTERS if not c.startswith("damage_"))
 
 #: Per-combatant columns.
 COMBATANT_COLUMNS = (

@@ -78,6 +78,11 @@ def run_chunk(
     return ChunkResult(start, stop, records, details)
 
 
+def range_records(scenario: Scenario, seed: int, start: int, stop: int) -> list[tuple]:
+    """The records of combats ``start`` .. ``stop - 1``, played in this process, in order."""
+    return run_chunk(scenario, seed, start, stop).records
+
+
 def chunk_bounds(
     runs: int, chunk_size: int = DEFAULT_CHUNK, first: int = 0
 ) -> list[tuple[int, int]]:

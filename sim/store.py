@@ -341,35 +341,23 @@ class Tally:
         self._durations[start] = math.fsum(frame["duration_s"].tolist())
 
     def summary(self, scenario: str, seed: int) -> dict[str, Any]:
-        """The summary of the combats counted so far."""
-        from analysis.summary import wilson_interval
-        from sim.records import DRAW
+        """The summary of the combats counted so far (the same shape as ``summarize``)."""
+        from analysis.summary import summary_from_counts
 
         runs = self.runs
 
         def mean(total: float) -> float:
             return total / runs if runs else math.nan
 
-        sides = {}
-        for side in self.side_names:
-            wins = self.winners.get(side, 0)
-            low, high = wilson_interval(wins, runs)
-            sides[side] = {
-                "wins": wins,
-                "win_rate": wins / runs if runs else math.nan,
-                "ci95": [low, high],
-                "mean_survivors": mean(self.survivors[side]),
-                "mean_hp_left": mean(self.hp_left[side]),
-            }
-        draws = self.winners.get(DRAW, 0)
         duration = math.fsum(self._durations[k] for k in sorted(self._durations))
-        return {
-            "scenario": scenario,
-            "runs": runs,
-            "seed": seed,
-            "sides": sides,
-            "draws": draws,
-            "draw_rate": draws / runs if runs else math.nan,
-            "ends": {k: self.ends[k] for k in sorted(self.ends)},
-            "mean_duration_s": mean(duration),
-        }
+        return summary_from_counts(
+            scenario,
+            seed,
+            runs,
+            self.side_names,
+            self.winners,
+            self.ends,
+            mean(duration),
+            {side: mean(total) for side, total in self.survivors.items()},
+            {side: mean(total) for side, total in self.hp_left.items()},
+        )
