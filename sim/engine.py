@@ -16,13 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import simpy
 from simpy.events import Event
 
 from sim.combatant import Fighter
 from sim.dice import Dice
+
+#: The fighter type of a combat: each rule system plays with its own subclass of Fighter.
+F = TypeVar("F", bound=Fighter)
 
 #: Simulation time units per second of game time (one unit = one segment).
 SEGMENTS_PER_SECOND = 10
@@ -73,7 +76,7 @@ class TraceEvent:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-class Combat:
+class Combat(Generic[F]):
     """One fight in progress.
 
     Args:
@@ -100,7 +103,7 @@ class Combat:
 
     def __init__(
         self,
-        fighters: list[Fighter],
+        fighters: list[F],
         side_names: tuple[str, ...],
         dice: Dice,
         time_limit_s: float,
@@ -110,7 +113,7 @@ class Combat:
         self.dice = dice
         self.fighters = fighters
         self.side_names = side_names
-        self.sides: list[list[Fighter]] = [[] for _ in side_names]
+        self.sides: list[list[F]] = [[] for _ in side_names]
         for fighter in fighters:
             self.sides[fighter.side].append(fighter)
         self.time_limit_s = time_limit_s
@@ -144,12 +147,12 @@ class Combat:
         """The fight has ended."""
         return self.end_reason is not None
 
-    def enemies(self, fighter: Fighter) -> list[Fighter]:
+    def enemies(self, fighter: F) -> list[F]:
         """Able combatants of every other side, in scenario order."""
         side = fighter.side
         return [f for f in self.fighters if f.out is None and f.side != side]
 
-    def allies(self, fighter: Fighter) -> list[Fighter]:
+    def allies(self, fighter: F) -> list[F]:
         """Able combatants of the fighter's side other than itself, in scenario order."""
         return [f for f in self.sides[fighter.side] if f.out is None and f is not fighter]
 
@@ -238,7 +241,7 @@ class Combat:
 
     # -- running --------------------------------------------------------------------------------
 
-    def run(self, start: Callable[[Combat], None]) -> Combat:
+    def run(self, start: Callable[[Combat[F]], None]) -> Combat[F]:
         """Start the round process with ``start(self)`` and run until the fight is over."""
         self.check_end(0.0)
         if self.over:
