@@ -2,15 +2,328 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import subprocess
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 import click
 
 from sim.cli import CommandGroup, cli
 from sim.commands import COMMANDS
 from tests.conftest import ROOT
+
+# -- the import graph ----------------------------------------------------------------------------
+#
+# Every module of sim/ and analysis/ is parsed with ``ast`` (nothing is imported). An edge goes
+# from a module to each of our modules it imports, at module level or inside a function; imports
+# under ``if TYPE_CHECKING:`` are for types only and do not count. ``from package import name``
+# points at ``package.name`` when that is a module, else at the package.
+
+#: The layers, lowest first (``/work/shared/layers.json``: engine <- rules <- scenario <- run <-
+#: analysis <- face). A module may import its own layer and the layers below it, never above.
+LAYERS: dict[str, tuple[str, ...]] = {
+    "Engine": (
+        "sim/engine.py",
+        "sim/combatant.py",
+        "sim/dice.py",
+        "sim/errors.py",
+        "sim/tactics.py",
+    ),
+    "Rules": ("sim/rules/",),
+    "Scenario": ("sim/scenario/",),
+    "Run": (
+        "sim/runner.py",
+        "sim/records.py",
+        "sim/parallel.py",
+        "sim/store.py",
+        "sim/api.py",
+        "sim/progress.py",
+        "sim/narrate.py",
+        "sim/__init__.py",
+        # Not in layers.json, which predates them: the run's tables and summary (moved down
+        # from analysis) and the version string.
+        "sim/tables.py",
+        "sim/summary.py",
+        "sim/version.py",
+    ),
+    "Analysis": ("analysis/",),
+    "Face": ("sim/cli.py", "sim/commands/", "sim/__main__.py"),
+}
+ORDER = list(LAYERS)
+
+#: layers.json's "never" arrows: each must be an upward import in ORDER, so the order checks them.
+NEVER = (
+    ("Engine", "Rules"),
+    ("Engine", "Analysis"),
+    ("Rules", "Scenario"),
+    ("Rules", "Run"),
+    ("Rules", "Analysis"),
+    ("Scenario", "Run"),
+    ("Run", "Analysis"),
+    ("Analysis", "Face"),
+)
+
+#: The only modules of sim that may import analysis: the command line.
+MAY_IMPORT_ANALYSIS = ("sim/cli.py", "sim/commands/", "sim/__main__.py")
+
+# Known violations on main, in code other helpers are rewriting (the loader's sim/scenario/,
+# the rule systems' sim/rules/). The integrator empties these lists as their work lands; an
+# entry that no longer happens fails the test too, so the lists stay exact. Never add to them:
+# fix the code instead.
+# On main at db5b8aa: the scenario schema and the rule systems import each other (loader and
+# registry helpers), and Prop. Three's fight/melee/missiles (Prop. Three helper).
+ALLOWED_CYCLES: set[frozenset[str]] = {
+    frozenset(
+        {
+            "sim/rules/__init__.py",
+            "sim/rules/acs/system.py",
+            "sim/rules/prop3/system.py",
+            "sim/rules/target10/system.py",
+            "sim/scenario/loader.py",
+            "sim/scenario/schema.py",
+            "sim/scenario/sweep.py",
+            "sim/scenario/variants.py",
+        }
+    ),
+    frozenset(
+        {
+            "sim/rules/prop3/fight.py",
+            "sim/rules/prop3/melee.py",
+            "sim/rules/prop3/missiles.py",
+        }
+    ),
+}
+# The rule systems read the scenario's schema and problems; the sweep reads DRAW from records.
+ALLOWED_UPWARD: set[tuple[str, str]] = {
+    ("sim/rules/acs/system.py", "sim/scenario/problems.py"),
+    ("sim/rules/acs/system.py", "sim/scenario/schema.py"),
+    ("sim/rules/prop3/system.py", "sim/scenario/problems.py"),
+    ("sim/rules/prop3/system.py", "sim/scenario/schema.py"),
+    ("sim/rules/target10/system.py", "sim/scenario/problems.py"),
+    ("sim/rules/target10/system.py", "sim/scenario/schema.py"),
+    ("sim/scenario/sweep.py", "sim/records.py"),
+}
+ALLOWED_LOCAL: set[tuple[str, str]] = {
+    ("sim/rules/prop3/fight.py", "sim/rules/prop3/melee.py"),
+    ("sim/rules/prop3/fight.py", "sim/rules/prop3/missiles.py"),
+    ("sim/rules/target10/round.py", "sim/dice.py"),
+    ("sim/scenario/loader.py", "sim/rules/__init__.py"),
+    ("sim/scenario/loader.py", "sim/scenario/overrides.py"),
+    ("sim/scenario/loader.py", "sim/scenario/variants.py"),
+    ("sim/scenario/schema.py", "sim/rules/__init__.py"),
+    ("sim/scenario/sweep.py", "sim/records.py"),
+    ("sim/scenario/sweep.py", "sim/scenario/loader.py"),
+    ("sim/scenario/sweep.py", "sim/scenario/overrides.py"),
+    ("sim/scenario/variants.py", "sim/scenario/loader.py"),
+    ("sim/scenario/variants.py", "sim/scenario/overrides.py"),
+    ("sim/scenario/variants.py", "sim/scenario/yamlsource.py"),
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import of one of our modules."""
+
+    source: str  #: the importing module, as a path (``sim/api.py``)
+    target: str  #: the imported module, as a path
+    line: int
+    local: bool  #: inside a function
+
+
+def _path_of(module: str) -> str | None:
+    """The file of a dotted module name of ours, or None (third-party or a name in a module)."""
+    base = ROOT.joinpath(*module.split("."))
+    if base.with_suffix(".py").is_file():
+        return base.with_suffix(".py").relative_to(ROOT).as_posix()
+    if (base / "__init__.py").is_file():
+        return (base / "__init__.py").relative_to(ROOT).as_posix()
+    return None
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports_of(path: Path) -> list[Import]:
+    source = path.relative_to(ROOT).as_posix()
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: list[Import] = []
+
+    def targets(node: ast.Import | ast.ImportFrom) -> list[str]:
+        if isinstance(node, ast.Import):
+            return [alias.name for alias in node.names]
+        base = node.module or ""
+        if node.level:
+            anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            base = f"{anchor}.{base}" if base else anchor
+        names = []
+        for alias in node.names:
+            names.append(f"{base}.{alias.name}" if _path_of(f"{base}.{alias.name}") else base)
+        return names
+
+    def visit(node: ast.AST, local: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for other in child.orelse:
+                    visit(other, local)
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                for name in targets(child):
+                    target = _path_of(name)
+                    if target is not None and target != source:
+                        found.append(Import(source, target, child.lineno, local))
+                continue
+            inner = local or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            visit(child, inner)
+
+    visit(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)), False)
+    return found
+
+
+def _modules() -> list[Path]:
+    return sorted([*(ROOT / "sim").rglob("*.py"), *(ROOT / "analysis").rglob("*.py")])
+
+
+def _imports() -> list[Import]:
+    return [found for path in _modules() for found in _imports_of(path)]
+
+
+def _layer(path: str) -> str:
+    for layer, members in LAYERS.items():
+        if any(path == m or (m.endswith("/") and path.startswith(m)) for m in members):
+            return layer
+    raise AssertionError(f"{path} belongs to no layer: add it to LAYERS")
+
+
+def _cycles(imports: list[Import]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    graph: dict[str, set[str]] = {}
+    for found in imports:
+        graph.setdefault(found.source, set()).add(found.target)
+        graph.setdefault(found.target, set())
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return sorted(components)
+
+
+def _report(title: str, new: list[str], stale: list[str]) -> str:
+    lines = []
+    if new:
+        lines += [f"{title}:", *(f"  {line}" for line in new)]
+    if stale:
+        lines += [f"allowed but gone (remove from the allow-list): {title}:"]
+        lines += [f"  {line}" for line in stale]
+    return "\n".join(lines)
+
+
+def test_every_module_belongs_to_one_layer_and_the_order_forbids_the_never_arrows():
+    for path in _modules():
+        _layer(path.relative_to(ROOT).as_posix())
+    for low, high in NEVER:
+        assert ORDER.index(low) < ORDER.index(high), (low, high)
+
+
+def test_no_import_cycles():
+    imports = _imports()
+    cycles = {frozenset(c): c for c in _cycles(imports)}
+    edges = {(i.source, i.target): i for i in imports}
+    new = []
+    for key, members in cycles.items():
+        if key in ALLOWED_CYCLES:
+            continue
+        inside = [e for (s, t), e in sorted(edges.items()) if s in key and t in key]
+        shown = ", ".join(
+            f"{e.source}:{e.line} -> {e.target}{' (in a function)' if e.local else ''}"
+            for e in inside
+        )
+        new.append(f"{' <-> '.join(members)}: {shown}")
+    stale = [" <-> ".join(sorted(c)) for c in ALLOWED_CYCLES if c not in cycles]
+    assert not new and not stale, _report("import cycles", new, stale)
+
+
+def test_layers_only_import_downwards():
+    upward = {}
+    for found in _imports():
+        source, target = _layer(found.source), _layer(found.target)
+        if ORDER.index(target) > ORDER.index(source):
+            upward.setdefault((found.source, found.target), found)
+    new = [
+        f"{s}:{f.line} ({_layer(s)}) imports {t} ({_layer(t)})"
+        for (s, t), f in sorted(upward.items())
+        if (s, t) not in ALLOWED_UPWARD
+    ]
+    stale = [f"{s} -> {t}" for s, t in sorted(ALLOWED_UPWARD - set(upward))]
+    assert not new and not stale, _report("imports against the layer order", new, stale)
+
+
+def test_nothing_in_sim_below_the_command_line_imports_analysis():
+    offenders = sorted(
+        f"{found.source}:{found.line} imports {found.target}"
+        for found in _imports()
+        if found.source.startswith("sim/")
+        and found.target.startswith("analysis/")
+        and not any(
+            found.source == m or (m.endswith("/") and found.source.startswith(m))
+            for m in MAY_IMPORT_ANALYSIS
+        )
+        and (found.source, found.target) not in ALLOWED_UPWARD
+    )
+    assert not offenders, _report("sim below the command line imports analysis", offenders, [])
+
+
+def test_no_function_local_imports_of_our_modules():
+    local = {}
+    for found in _imports():
+        if found.local:
+            local.setdefault((found.source, found.target), found)
+    new = [
+        f"{s}:{f.line} imports {t} inside a function"
+        for (s, t), f in sorted(local.items())
+        if (s, t) not in ALLOWED_LOCAL
+    ]
+    stale = [f"{s} -> {t}" for s, t in sorted(ALLOWED_LOCAL - set(local))]
+    assert not new and not stale, _report("function-local imports of our modules", new, stale)
+
 
 # -- the command table ---------------------------------------------------------------------------
 
