@@ -38,13 +38,14 @@ from scipy.optimize import brentq
 from scipy.special import expit, logit
 from scipy.stats import norm
 
-from analysis.summary import wilson_interval
 from analysis.sweep import Parameter, plan_sweep, run_sweep
 from sim.errors import EXIT_BAD_INPUT, CommandError
 from sim.scenario.loader import load_scenario
 from sim.scenario.overrides import get_value
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
+from sim.scenario.sweep import SweepModel
+from sim.summary import wilson_interval
 
 CONFIDENCE = 0.95
 METHOD = (
@@ -519,7 +520,6 @@ def _search_range(
 
 
 def _swept_values(scenario: Scenario, path: str) -> list[float]:
-    from sim.scenario.sweep import SweepModel
 
     raw = scenario.data.get("sweep")
     if not raw:

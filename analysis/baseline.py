@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from rich.markup import escape
+from rich.table import Table
 
 from analysis.compare import (
     ALPHA,
@@ -34,6 +36,7 @@ from analysis.compare import (
     TEST_METHOD,
     RangePlayer,
     WinDifference,
+    _console,
     holm,
     p_text,
     paired_win_difference,
@@ -41,9 +44,12 @@ from analysis.compare import (
     play_range,
     points,
 )
-from analysis.summary import summarize
 from sim.errors import CommandError
 from sim.records import DRAW
+from sim.scenario.loader import load_scenario
+from sim.scenario.variants import arms, variant_names, variant_overrides
+from sim.summary import summarize
+from sim.version import __version__
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -111,10 +117,6 @@ def record_baseline(
     Raises:
         ScenarioError: the scenario cannot be used.
     """
-    from sim import __version__
-    from sim.scenario.loader import load_scenario
-    from sim.scenario.variants import arms, variant_overrides
-
     path = Path(scenario_path)
     scenario = load_scenario(path)
     runs = scenario.runs if runs is None else runs
@@ -359,10 +361,6 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
         BaselineError: the baseline is damaged or no longer fits its scenario.
         ScenarioError: the scenario cannot be used.
     """
-    from sim import __version__
-    from sim.scenario.loader import load_scenario
-    from sim.scenario.variants import arms, variant_names
-
     path = Path(path)
     baseline = read_baseline(path)
     scenario_file = path.parent / baseline["scenario_file"]
@@ -489,10 +487,6 @@ def _grouped(notes: dict[str, list[str]], template: str) -> list[str]:
 
 def render_baseline(baseline: dict[str, Any], path: Path, console: Console | None = None) -> None:
     """Print what a baseline recorded."""
-    from rich.table import Table
-
-    from analysis.compare import _console
-
     console = console or _console()
     console.print(
         f"{baseline['scenario']} — baseline of {baseline['runs']} combats per arm, seed "
@@ -513,11 +507,6 @@ def render_baseline(baseline: dict[str, Any], path: Path, console: Console | Non
 
 def render_check(report: CheckReport, console: Console | None = None) -> None:
     """Print a short table per scenario, then every win rate that moved, in words."""
-    from rich.markup import escape
-    from rich.table import Table
-
-    from analysis.compare import _console
-
     console = console or _console()
     table = Table(title="combatsim check", title_justify="left")
     for name in (

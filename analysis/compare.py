@@ -32,24 +32,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 from scipy.optimize import brentq
 from scipy.stats import binomtest, norm
 from scipy.stats import t as student_t
 
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, PreciseRun, run_until_precise
-from analysis.summary import CONFIDENCE, summarize, wilson_interval
 from sim.records import DRAW
 from sim.runner import range_records
+from sim.scenario.loader import load_scenario
+from sim.scenario.problems import Problem, ScenarioError
+from sim.scenario.variants import arms as variant_arms
+from sim.summary import CONFIDENCE, summarize, wilson_interval
+from sim.tables import outcomes_frame
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from sim.scenario.schema import Scenario
 
 #: Family-wise error rate of the significance verdicts.
@@ -461,7 +466,6 @@ def _arm_summary(rows: pd.DataFrame, sides: tuple[str, ...], scenario: str, seed
 
 
 def _corrected(results: list, alpha: float) -> list:
-    from dataclasses import replace
 
     adjusted = holm([r.p_value for r in results])
     pairs = zip(results, adjusted, strict=True)
@@ -486,8 +490,6 @@ def play_arms(
     play: RangePlayer = play_range,
 ) -> pd.DataFrame:
     """Every arm's outcome table for combats ``start .. stop - 1``, one after the other."""
-    from analysis.tables import outcomes_frame
-
     frames = [
         outcomes_frame(play(arm, seed, start, stop), arm.side_names, arm.name, name)
         for name, arm in arms.items()
@@ -587,8 +589,6 @@ def compare(
     Raises:
         ScenarioError: a file cannot be used, a variant does not exist, or sides differ.
     """
-    from sim.scenario.loader import load_scenario
-    from sim.scenario.variants import arms as variant_arms
 
     def loaded(item: Scenario | str | Path) -> Scenario:
         return item if not isinstance(item, (str, Path)) else load_scenario(item)
@@ -607,8 +607,6 @@ def compare(
         return compare_arms(chosen, runs, seed, title=title, **options)
     chosen = variant_arms(base, variants)
     if len(chosen) < 2:
-        from sim.scenario.problems import Problem, ScenarioError
-
         raise ScenarioError(
             [
                 Problem(
@@ -627,7 +625,6 @@ def compare(
 def _same_sides(base: Scenario, other: Scenario) -> None:
     if other.side_names == base.side_names:
         return
-    from sim.scenario.problems import Problem, ScenarioError
 
     raise ScenarioError(
         [
@@ -670,9 +667,6 @@ def p_text(value: float) -> str:
 
 def render_comparison(comparison: Comparison, console: Console | None = None) -> None:
     """Print the comparison as rich tables, with the methods said plainly under them."""
-    from rich.markup import escape
-    from rich.table import Table
-
     console = console or _console()
     n_variants = len(comparison.effects)
     title = (
@@ -751,7 +745,6 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
 
 
 def _console() -> Console:
-    from rich.console import Console
 
     console = Console()
     if not console.is_terminal:

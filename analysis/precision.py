@@ -12,8 +12,10 @@ The half-width of an interval ``(lo, hi)`` is ``(hi - lo) / 2`` (score intervals
 symmetric about the estimate; this is the half of their length). Stopping depends only on the
 widths, which move little with the estimates, so the repeated looks barely bias the coverage.
 
-The function knows nothing of scenarios: ``run`` wires it with :func:`outcome_range` and
-:func:`win_rate_intervals`; ``compare`` with all arms of a comparison and their paired intervals.
+:func:`run_until_precise` knows nothing of scenarios: :func:`run_to_precision` (``run
+--precision``) wires it with :func:`sim.api.simulate` and :func:`win_rate_intervals`;
+:func:`analysis.sweep.sweep_to_precision` with every point of a sweep;
+:func:`analysis.compare.compare` with all arms of a comparison and their paired intervals.
 """
 
 from __future__ import annotations
@@ -21,19 +23,25 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sim.api import RunResult, simulate
+from sim.runner import range_records
+from sim.scenario.loader import load_scenario
+from sim.scenario.schema import Scenario
+from sim.summary import summarize, wilson_interval
+from sim.tables import outcomes_frame
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from sim.scenario.schema import Scenario
 
 #: Combats per batch unless told otherwise.
 DEFAULT_BATCH = 1000
 #: Cap on the number of combats unless told otherwise.
 DEFAULT_MAX_RUNS = 100_000
 
-#: The confidence level of the intervals made narrow by default (as in analysis.summary).
+#: The confidence level of the intervals made narrow by default (as in sim.summary).
 CONFIDENCE = 0.95
 
 Interval = tuple[float, float]
@@ -120,7 +128,7 @@ def run_until_precise(
     Returns:
         The rows of combats ``0 .. runs - 1`` and how the run ended.
     """
-    import pandas as pd
+    import pandas as pd  # deferred: heavy third-party package; `combatsim --help` imports this
 
     if not precision > 0:
         raise ValueError("the target precision must be a half-width above 0")
@@ -145,6 +153,62 @@ def run_until_precise(
     return PreciseRun(table, done, reached, widest, precision, max_runs, batches)
 
 
+# -- a plain run to a target precision -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreciseRunResult:
+    """A run played to a target precision.
+
+    Attributes:
+        result: the run, as :func:`sim.api.simulate` gives it; its summary has a ``precision``
+            entry (:meth:`PreciseRun.to_dict`).
+        ran: how the batches ended (:meth:`PreciseRun.describe` says it in a sentence).
+    """
+
+    result: RunResult
+    ran: PreciseRun
+
+
+def run_to_precision(
+    scenario: Scenario | str | Path,
+    precision: float,
+    seed: int | None = None,
+    *,
+    max_runs: int = DEFAULT_MAX_RUNS,
+    batch: int = DEFAULT_BATCH,
+    on_batch: Callable[[int, float], None] | None = None,
+    **engine: Any,
+) -> PreciseRunResult:
+    """Play batches of one seed stream until every side's win-rate interval is narrow enough.
+
+    ``run --precision`` in the library: each batch is a :func:`sim.api.simulate` of the next
+    combat indices (so the rows are those of a fixed run of as many combats), and the summary
+    is computed once, over all of them.
+
+    Args:
+        scenario: a loaded scenario or the path of its file.
+        precision: the target half-width of every win-rate interval.
+        seed: the run's seed (default: the scenario's).
+        max_runs: the cap on combats.
+        batch: combats per batch.
+        on_batch: called after each batch with the combats played and the widest half-width.
+        **engine: how the batches are played (``workers``, ``scheduler``, ``chunk_size``).
+    """
+    scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    seed = scenario.seed if seed is None else seed
+
+    def run_range(start: int, stop: int) -> pd.DataFrame:
+        return simulate(scenario, runs=stop - start, seed=seed, first=start, **engine).outcomes
+
+    ran = run_until_precise(
+        run_range, win_rate_intervals(scenario.side_names), precision, max_runs, batch, on_batch
+    )
+    summary = summarize(ran.table, scenario.side_names, scenario.name, seed)
+    summary["precision"] = ran.to_dict()
+    return PreciseRunResult(RunResult(scenario, seed, ran.runs, ran.table, summary), ran)
+
+
 # -- ready-made pieces for a plain run -------------------------------------------------------
 
 
@@ -153,8 +217,6 @@ def outcome_range(scenario: Scenario, seed: int, variant: str = "base") -> RunRa
 
     Plays in this process; a parallel runner can stand in for it with the same signature.
     """
-    from analysis.tables import outcomes_frame
-    from sim.runner import range_records
 
     def run_range(start: int, stop: int) -> pd.DataFrame:
         records = range_records(scenario, seed, start, stop)
@@ -173,8 +235,6 @@ def win_rate_intervals(
     ``by`` names the columns that tell apart the groups of one table (``"variant"``, or the
     columns of a sweep's points); each group's sides are counted on that group's rows alone.
     """
-    from analysis.summary import wilson_interval
-
     columns = [by] if isinstance(by, str) else list(by or [])
 
     def intervals_of(table: pd.DataFrame) -> list[Interval]:

@@ -14,6 +14,7 @@ import html
 import math
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,12 @@ import yaml
 
 from analysis.plots import Plot, figure_bytes, standard_plots, sweep_labels
 from analysis.results import Results, read_results
-from analysis.summary import summarize
 from analysis.sweep import win_rates
 from sim.records import DRAW
+from sim.scenario.loader import load_scenario, parse_scenario
+from sim.scenario.problems import ScenarioError
+from sim.summary import summarize
+from sim.version import __version__
 
 #: Per-combatant columns shown as means, with their headings.
 COMBATANT_MEANS = (
@@ -141,13 +145,9 @@ def _e(text: Any) -> str:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("combatsim")
     except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        from sim import __version__
-
         return __version__
 
 
@@ -301,15 +301,10 @@ def _scenario_parts(
     text = results.scenario_text
     options = dict(results.meta.get("options") or {})
     if scenario is not None:
-        from sim.scenario.loader import load_scenario
-
         loaded = load_scenario(scenario)
         text = Path(scenario).read_text(encoding="utf-8")
         options = loaded.option_values()
     elif text and not options:
-        from sim.scenario.loader import parse_scenario
-        from sim.scenario.problems import ScenarioError
-
         try:
             options = parse_scenario(text, "scenario.yaml").option_values()
         except ScenarioError:

@@ -15,14 +15,16 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import yaml
 
-from analysis.tables import save_frame
 from sim.errors import CommandError
+from sim.tables import save_frame
+from sim.version import __version__
 
 #: Columns every outcome table has; a file without them is not combatsim output.
 REQUIRED = ("combat", "winner", "duration_s")
@@ -184,12 +186,10 @@ def run_meta(
     scenario: Any, seed: int, runs: int, kind: str = "run", **extra: Any
 ) -> dict[str, Any]:
     """How a set of results was made, JSON-ready (written as ``meta.json``)."""
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         combatsim_version = version("combatsim")
     except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        from sim import __version__ as combatsim_version
+        combatsim_version = __version__
     return {
         "kind": kind,
         "scenario": scenario.name,

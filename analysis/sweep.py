@@ -22,13 +22,21 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.summary import wilson_interval
+from analysis.precision import (
+    DEFAULT_BATCH,
+    DEFAULT_MAX_RUNS,
+    PreciseRun,
+    run_until_precise,
+    win_rate_intervals,
+)
+from analysis.results import run_meta, write_results
 from sim.api import RunResult, simulate
 from sim.records import DRAW
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
 from sim.scenario.sweep import SweepModel, base_data
+from sim.summary import summarize, wilson_interval
 
 
 @dataclass(frozen=True)
@@ -197,8 +205,6 @@ class SweepResult:
 
     def save(self, directory: str | Path, csv: bool = False) -> list[Path]:
         """Write the sweep's results directory (read back by ``read_results``)."""
-        from analysis.results import run_meta, write_results
-
         meta = run_meta(
             self.plan.scenario,
             self.seed,
@@ -257,14 +263,60 @@ def run_sweep(
     return SweepResult(plan, seed, runs, start, outcomes, combatants, summaries)
 
 
+@dataclass(frozen=True)
+class PreciseSweep:
+    """A sweep played to a target precision: its result and how the batches ended."""
+
+    result: SweepResult
+    ran: PreciseRun
+
+
+def sweep_to_precision(
+    plan: SweepPlan,
+    precision: float,
+    seed: int | None = None,
+    *,
+    max_runs: int = DEFAULT_MAX_RUNS,
+    batch: int = DEFAULT_BATCH,
+    on_batch: Callable[[int, float], None] | None = None,
+    **options: Any,
+) -> PreciseSweep:
+    """Play every point in batches until each point's win-rate intervals are narrow enough.
+
+    ``sweep --precision`` in the library: every batch plays the next combat indices at every
+    point (the same seeds at each), and the stop looks at each point's intervals.
+
+    Args:
+        plan: from :func:`plan_sweep`.
+        precision: the target half-width of every interval, at every point.
+        seed: the seed of every point (default: the scenario's).
+        max_runs: the cap on combats per point.
+        batch: combats per point in each batch.
+        on_batch: called after each batch with the combats played and the widest half-width.
+        **options: passed on to :func:`sim.api.simulate` (e.g. ``workers=``).
+    """
+    seed = plan.scenario.seed if seed is None else seed
+
+    def run_range(start: int, stop: int) -> pd.DataFrame:
+        return run_sweep(plan, runs=stop - start, seed=seed, start=start, **options).outcomes
+
+    ran = run_until_precise(
+        run_range,
+        win_rate_intervals(plan.scenario.side_names, by="point"),
+        precision,
+        max_runs,
+        batch,
+        on_batch,
+    )
+    return PreciseSweep(sweep_from_outcomes(plan, seed, ran.table), ran)
+
+
 def sweep_from_outcomes(plan: SweepPlan, seed: int, outcomes: pd.DataFrame) -> SweepResult:
     """A sweep result from its whole outcome table (as ``--precision`` batches build it).
 
     The rows are put in (point, combat) order, as :func:`run_sweep` gives them, and each
     point's summary is computed from its rows.
     """
-    from analysis.summary import summarize
-
     outcomes = outcomes.sort_values(["point", "combat"], kind="stable", ignore_index=True)
     scenario = plan.scenario
     summaries = []

@@ -11,8 +11,7 @@ and Combat Proposition Three as further rule systems. The public library:
 from sim.api import RunResult, replay, simulate
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import Problem, ScenarioError
-
-__version__ = "0.1.0"
+from sim.version import __version__
 
 __all__ = [
     "Problem",

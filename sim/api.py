@@ -13,14 +13,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.runner import DEFAULT_CHUNK, trace_combat
+from sim.narrate import narrate
+from sim.parallel import RunSpec, executor_for
+from sim.progress import progress_bar
+from sim.runner import DEFAULT_CHUNK, ChunkResult, chunk_bounds, trace_combat
 from sim.scenario.loader import load_scenario
 from sim.scenario.schema import Scenario
+from sim.store import COMBATANTS, RunStore, Tally, write_scenario
+from sim.summary import summarize
+from sim.tables import combatants_frame, outcomes_frame, save_frame
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from sim.store import RunStore
 
 
 @dataclass
@@ -40,9 +44,6 @@ class RunResult:
         The tables are ``outcomes.parquet``/``.csv`` and ``combatants.*`` (if any); the scenario
         is kept as it was run, for reports.
         """
-        from analysis.tables import save_frame
-        from sim.store import write_scenario
-
         out = Path(directory)
         written = save_frame(self.outcomes, out, "outcomes", csv)
         if self.combatants is not None:
@@ -84,8 +85,6 @@ class StoredRunResult(RunResult):
     def combatants(self) -> pd.DataFrame | None:
         """One row per combatant per combat (with ``detail``), read from the directory."""
         if self._combatants is None and self.store.detail:
-            from sim.store import COMBATANTS
-
             self._combatants = self.store.read(COMBATANTS)
         return self._combatants
 
@@ -159,10 +158,6 @@ def simulate(
         RunInterrupted: on Ctrl-C, with the result of the combats finished so far.
         sim.store.StoreMismatch: ``resume`` into a directory that holds a different run.
     """
-    from sim.parallel import RunSpec, executor_for
-    from sim.progress import progress_bar
-    from sim.runner import chunk_bounds
-
     scenario = _scenario(scenario)
     runs = scenario.runs if runs is None else runs
     seed = scenario.seed if seed is None else seed
@@ -202,9 +197,6 @@ def play_records(
     The same records, in combat order, as playing them in this process: the runner of
     comparisons, baselines and checks (``play=`` in :mod:`analysis.compare`).
     """
-    from sim.parallel import RunSpec, executor_for
-    from sim.runner import chunk_bounds
-
     bounds = chunk_bounds(stop - start, chunk_size, start)
     chunks = {}
     with executor_for(workers, scheduler, len(bounds), scenario) as executor:
@@ -241,13 +233,11 @@ class _StreamedRun:
         self.seed = seed
         self.detail = detail
         self.variant = variant
-        self.chunks: dict[int, object] = {}
-        self.store = None
-        self.tally = None
+        self.chunks: dict[int, ChunkResult] = {}
+        self.store: RunStore | None = None
+        self.tally: Tally | None = None
         self.done: set[int] = set()
         if out is not None:
-            from sim.store import RunStore, Tally
-
             self.store = RunStore.open(
                 out, scenario, seed, first, runs, chunk_size, detail, variant, resume
             )
@@ -257,7 +247,7 @@ class _StreamedRun:
             for start, frame in self.store.done_frames(self.tally.columns):
                 self.tally.add(start, frame)
 
-    def add(self, chunk) -> None:
+    def add(self, chunk: ChunkResult) -> None:
         if self.store is None:
             self.chunks[chunk.start] = chunk
             return
@@ -271,8 +261,6 @@ class _StreamedRun:
             if not complete:
                 # Interrupted, perhaps between writing a chunk and counting it: count what is
                 # on disk, chunk by chunk.
-                from sim.store import Tally
-
                 tally = Tally(scenario.side_names)
                 for start, frame in self.store.done_frames(tally.columns):
                     tally.add(start, frame)
@@ -280,9 +268,6 @@ class _StreamedRun:
             if complete:
                 self.store.finish(summary)
             return StoredRunResult(scenario, self.seed, tally.runs, summary, self.store)
-        from analysis.summary import summarize
-        from analysis.tables import combatants_frame, outcomes_frame
-
         records: list[tuple] = []
         details: list[tuple] = []
         for start in sorted(self.chunks):
@@ -297,8 +282,6 @@ class _StreamedRun:
 
 def replay(scenario: Scenario | str | Path, combat: int, seed: int | None = None) -> str:
     """The narration of one combat of a run, segment by segment."""
-    from sim.narrate import narrate
-
     scenario = _scenario(scenario)
     seed = scenario.seed if seed is None else seed
     _result, trace = trace_combat(scenario, seed, combat)

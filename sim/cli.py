@@ -8,14 +8,21 @@ request that cannot be carried out with its one sentence (:class:`~sim.errors.Co
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import sys
 from pathlib import Path
 
 import click
 
+from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_to_precision
+from analysis.report_text import summary_table
+from sim.api import RunInterrupted, simulate
+from sim.api import replay as replay_combat
+from sim.commands import COMMANDS
 from sim.errors import EXIT_BAD_INPUT, CommandError
 from sim.runner import DEFAULT_CHUNK
+from sim.scenario.loader import validate_file
 from sim.scenario.problems import ScenarioError
 
 
@@ -66,7 +73,44 @@ seed_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class CommandGroup(click.Group):
+    """The ``combatsim`` group: the commands listed in :data:`sim.commands.COMMANDS` load when used.
+
+    Their modules bring the analysis package and its heavy dependencies; ``combatsim --help``
+    lists them from the table without importing them (see :mod:`sim.commands`).
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, those defined here and those not imported yet."""
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command, importing its module the first time it is asked for."""
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            # Deferred: the command modules import SciPy, Matplotlib and pandas (through the
+            # analysis package), which start-up and `--help` should not pay for.
+            module = importlib.import_module(COMMANDS[cmd_name].module)
+            self.add_command(getattr(module, cmd_name), cmd_name)
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The ``Commands:`` listing, with the table's summary for commands not imported yet."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = []
+        for name in names:
+            command = self.commands.get(name)
+            if command is None:
+                # A stand-in with the table's summary shortens it the way click would.
+                command = click.Command(name, help=COMMANDS[name].summary)
+                rows.append((name, command.get_short_help_str(limit)))
+            elif not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="combatsim")
 def cli() -> None:
     """combatsim: balance tabletop combat rules with thousands of seeded fights.
@@ -110,8 +154,6 @@ def engine_options(command):
 
 def precision_options(command):
     """``--precision``, ``--max-runs`` and ``--batch``: play until the intervals are narrow."""
-    from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS
-
     for option in reversed(
         [
             click.option(
@@ -208,8 +250,6 @@ def run(
     the same whatever the workers. Ctrl-C prints the summary of the combats finished so far;
     with --out, run the same command again with --resume to finish.
     """
-    from sim.api import RunInterrupted, simulate
-
     if resume and out is None:
         raise click.UsageError("--resume needs --out DIR, the directory of the run to finish")
     if precision is not None:
@@ -219,18 +259,24 @@ def run(
             raise click.UsageError(
                 "--precision plays batches in memory: not with --resume or --detail"
             )
-        _run_to_precision(
+        precise = run_to_precision(
             scenario,
-            seed,
-            out,
-            as_json,
             precision,
-            max_runs,
-            batch,
+            seed,
+            max_runs=max_runs,
+            batch=batch,
+            on_batch=batch_echo(as_json),
             workers=workers,
             scheduler=scheduler,
             chunk_size=chunk_size,
         )
+        if out is not None:
+            precise.result.save(out)
+        _show_summary(precise.result.summary, precise.result.scenario, as_json)
+        if not as_json:
+            click.echo(precise.ran.describe())
+            if out is not None:
+                click.echo(f"saved to {out}/")
         return
     try:
         result = simulate(
@@ -257,53 +303,10 @@ def run(
         click.echo(f"saved to {out}/")
 
 
-def _run_to_precision(
-    scenario_file: Path,
-    seed: int | None,
-    out: Path | None,
-    as_json: bool,
-    precision: float,
-    max_runs: int,
-    batch: int,
-    **engine,
-) -> None:
-    """``run --precision``: batches of one seed stream until the win-rate intervals are narrow."""
-    from analysis.precision import run_until_precise, win_rate_intervals
-    from analysis.summary import summarize
-    from sim.api import RunResult, simulate
-    from sim.scenario.loader import load_scenario
-
-    scenario = load_scenario(scenario_file)
-    seed = scenario.seed if seed is None else seed
-
-    def run_range(start: int, stop: int):
-        return simulate(scenario, runs=stop - start, seed=seed, first=start, **engine).outcomes
-
-    ran = run_until_precise(
-        run_range,
-        win_rate_intervals(scenario.side_names),
-        precision,
-        max_runs,
-        batch,
-        batch_echo(as_json),
-    )
-    summary = summarize(ran.table, scenario.side_names, scenario.name, seed)
-    summary["precision"] = ran.to_dict()
-    if out is not None:
-        RunResult(scenario, seed, ran.runs, ran.table, summary).save(out)
-    _show_summary(summary, scenario, as_json)
-    if not as_json:
-        click.echo(ran.describe())
-        if out is not None:
-            click.echo(f"saved to {out}/")
-
-
 def _show_summary(summary: dict, scenario, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary))
     else:
-        from analysis.report_text import summary_table
-
         summary_table(summary, scenario)
 
 
@@ -320,9 +323,7 @@ def _show_summary(summary: dict, scenario, as_json: bool) -> None:
 @handles_bad_input
 def replay(scenario: Path, index: int, seed: int | None) -> None:
     """Narrate combat K of a run of SCENARIO, segment by segment."""
-    from sim.api import replay as narrate
-
-    click.echo(narrate(scenario, index, seed), nl=False)
+    click.echo(replay_combat(scenario, index, seed), nl=False)
 
 
 @cli.command()
@@ -332,8 +333,6 @@ def replay(scenario: Path, index: int, seed: int | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def validate(scenarios: tuple[Path, ...], as_json: bool) -> None:
     """Check scenario files and explain every problem in them."""
-    from sim.scenario.loader import validate_file
-
     report = {str(path): validate_file(path) for path in scenarios}
     if as_json:
         click.echo(json.dumps({k: [p.to_dict() for p in v] for k, v in report.items()}))
@@ -348,18 +347,6 @@ def validate(scenarios: tuple[Path, ...], as_json: bool) -> None:
                 click.echo(f"  {problem}", err=True)
     if any(report.values()):
         sys.exit(EXIT_BAD_INPUT)
-
-
-def _load_command_modules() -> None:
-    import importlib
-
-    from sim.commands import COMMAND_MODULES
-
-    for name in COMMAND_MODULES:
-        importlib.import_module(name)
-
-
-_load_command_modules()
 
 
 def main() -> None:

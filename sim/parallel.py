@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import logging
 import multiprocessing
 import os
 import pickle
@@ -38,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sim.runner import ChunkResult, run_chunk
+from sim.scenario.loader import scenario_from_dict
 
 if TYPE_CHECKING:
     from sim.scenario.schema import Scenario
@@ -91,8 +93,6 @@ class RunSpec:
             ValueError: the scenario's data does not describe it (it was changed after loading),
                 so a worker could not rebuild it.
         """
-        from sim.scenario.loader import scenario_from_dict
-
         digest = hashlib.sha256(pickle.dumps((scenario.data, scenario.file), protocol=4))
         spec = cls(scenario.data, scenario.file, seed, detail, digest.hexdigest()[:20])
         if not check:
@@ -126,8 +126,6 @@ def _scenario_of(spec: RunSpec) -> Scenario:
     """The scenario of a spec, validated once per process."""
     scenario = _SCENARIOS.get(spec.key) if spec.key else None
     if scenario is None:
-        from sim.scenario.loader import scenario_from_dict
-
         scenario = scenario_from_dict(spec.data, spec.file)
         if spec.key:
             _SCENARIOS[spec.key] = scenario
@@ -301,9 +299,7 @@ class DaskExecutor:
     remote = True
 
     def __init__(self, scheduler: str, workers: int | None = None) -> None:
-        import logging
-
-        from distributed import Client, LocalCluster
+        from distributed import Client, LocalCluster  # deferred: optional, heavy (dask)
 
         self._cluster = None
         if scheduler == "local":
@@ -324,7 +320,7 @@ class DaskExecutor:
 
     def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
         """Yield the result of every chunk, in the order they finish."""
-        from distributed import as_completed
+        from distributed import as_completed  # deferred: optional, heavy (dask)
 
         client = self._client
         todo = list(reversed(bounds))

@@ -29,7 +29,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
 from sim.errors import CommandError
+from sim.parallel import fingerprint
+from sim.summary import summary_from_counts
+from sim.tables import combatants_frame, outcomes_frame
+from sim.version import __version__
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -70,14 +76,12 @@ def _part_start(name: str) -> int | None:
 
 def scenario_digest(scenario: Scenario) -> str:
     """A digest of what the scenario's fights depend on."""
-    from sim.parallel import fingerprint
-
     text = json.dumps(fingerprint(scenario), sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _schema(columns: Sequence[str]) -> Any:
-    import pyarrow as pa
+    import pyarrow as pa  # deferred: heavy third-party package
 
     def kind(column: str) -> Any:
         if column in TEXT_COLUMNS:
@@ -129,8 +133,6 @@ class RunStore:
         Raises:
             StoreMismatch: resuming, and the directory holds a different run.
         """
-        from sim import __version__
-
         directory = Path(directory)
         manifest = {
             "format": FORMAT,
@@ -228,8 +230,6 @@ class RunStore:
 
     def write(self, chunk: ChunkResult, scenario_name: str) -> pd.DataFrame:
         """Write a finished chunk; return its outcomes table (for the tally)."""
-        from analysis.tables import combatants_frame, outcomes_frame
-
         variant = self.manifest["variant"]
         side_names = tuple(self.manifest["side_names"])
         if self.detail:
@@ -241,7 +241,7 @@ class RunStore:
         return frame
 
     def _write_table(self, table: str, start: int, frame: pd.DataFrame) -> None:
-        import pyarrow as pa
+        import pyarrow as pa  # deferred: heavy third-party package
         import pyarrow.parquet as pq
 
         arrow = pa.Table.from_pandas(frame, schema=_schema(frame.columns), preserve_index=False)
@@ -252,7 +252,7 @@ class RunStore:
 
     def done_frames(self, columns: list[str] | None = None) -> Iterator[tuple[int, pd.DataFrame]]:
         """``(first combat, outcomes)`` of every chunk already done, one at a time."""
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # deferred: heavy third-party package
 
         done = self.done()
         for start, path in self._parts(OUTCOMES):
@@ -261,14 +261,14 @@ class RunStore:
 
     def frames(self, table: str = OUTCOMES, columns: list[str] | None = None) -> Iterator:
         """The chunk tables on disk one by one, in combat order."""
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # deferred: heavy third-party package
 
         for _, path in self._parts(table):
             yield pq.read_table(path, columns=columns).to_pandas()
 
     def read(self, table: str = OUTCOMES, columns: list[str] | None = None) -> pd.DataFrame:
         """A whole table, in combat order (it holds every row: mind the memory)."""
-        import pandas as pd
+        import pandas as pd  # deferred: heavy third-party packages
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -301,8 +301,6 @@ class RunStore:
 
 def write_scenario(directory: Path, scenario: Scenario) -> Path:
     """Keep the scenario as it was run next to its results (``scenario.yaml``, for reports)."""
-    import yaml
-
     target = Path(directory) / SCENARIO
     text = yaml.safe_dump(scenario.data, sort_keys=False, allow_unicode=True)
     _write_atomically(target, lambda tmp: tmp.write_text(text, "utf-8"))
@@ -312,7 +310,7 @@ def write_scenario(directory: Path, scenario: Scenario) -> Path:
 class Tally:
     """The counts a run summary needs, kept chunk by chunk (flat memory).
 
-    :meth:`summary` gives the same mapping as :func:`analysis.summary.summarize` over the whole
+    :meth:`summary` gives the same mapping as :func:`sim.summary.summarize` over the whole
     outcome table. Sums of real numbers are kept per chunk and added in combat order at the end,
     so the summary does not depend on the order in which chunks finished.
     """
@@ -342,8 +340,6 @@ class Tally:
 
     def summary(self, scenario: str, seed: int) -> dict[str, Any]:
         """The summary of the combats counted so far (the same shape as ``summarize``)."""
-        from analysis.summary import summary_from_counts
-
         runs = self.runs
 
         def mean(total: float) -> float:

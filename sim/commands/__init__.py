@@ -1,12 +1,64 @@
-"""Further ``combatsim`` commands, one module per family, each adding itself to :data:`sim.cli.cli`.
+"""Further ``combatsim`` commands, one module per family; :mod:`sim.cli` loads them when used.
 
-:mod:`sim.cli` imports every module listed in :data:`COMMAND_MODULES` once its group exists, so a
-new family of commands is one module here and one line in that list.
+These commands sit on the analysis package, which brings SciPy, Matplotlib and pandas with it
+(about two seconds of imports). ``combatsim --help`` and ``combatsim run`` need none of that, so
+:data:`COMMANDS` says, for each command, the module that defines it and its one-line help; the
+module is imported only when the command is run or its own help is asked for. A test checks that
+every line here is the command's own short help, so the listing cannot drift.
+
+A new command is a ``@click.command()`` function in one of these modules (or a new one) and one
+line in :data:`COMMANDS`.
 """
 
-#: Modules that define commands on the ``combatsim`` group.
-COMMAND_MODULES: tuple[str, ...] = (
-    "sim.commands.compare",
-    "sim.commands.analysis",
-    "sim.commands.bench",
-)
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CommandEntry:
+    """Where a command lives and what ``combatsim --help`` says of it without importing it.
+
+    Attributes:
+        module: the module that defines it, as a click command named like the command.
+        summary: its short help: the first sentence of its docstring.
+    """
+
+    module: str
+    summary: str
+
+
+#: The commands defined under ``sim/commands/``, by name.
+COMMANDS: dict[str, CommandEntry] = {
+    "compare": CommandEntry(
+        "sim.commands.compare", "Compare SCENARIO's variants with it, paired combat by combat."
+    ),
+    "baseline": CommandEntry(
+        "sim.commands.compare",
+        "Record how SCENARIO and each of its variants play now, for `combatsim check`.",
+    ),
+    "check": CommandEntry(
+        "sim.commands.compare",
+        "Replay every baseline under PATHS and fail if a win rate moved significantly.",
+    ),
+    "sweep": CommandEntry(
+        "sim.commands.analysis",
+        "Play SCENARIO at every point of its sweep: section, with the same seeds at each.",
+    ),
+    "plot": CommandEntry(
+        "sim.commands.analysis",
+        "Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running.",
+    ),
+    "balance": CommandEntry(
+        "sim.commands.analysis",
+        "Find the value of a parameter where a side's win rate crosses a target.",
+    ),
+    "report": CommandEntry(
+        "sim.commands.analysis",
+        "Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options.",
+    ),
+    "bench": CommandEntry(
+        "sim.commands.bench",
+        "Measure combats per second, SimPy events, speed-up and memory against the targets.",
+    ),
+}

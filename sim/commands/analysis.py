@@ -12,10 +12,17 @@ import math
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
 
+from analysis.balance import find_balance
+from analysis.plots import draw_results, plot_balance, save_figure
+from analysis.report import write_report
+from analysis.results import read_results
+from analysis.sweep import plan_sweep, run_sweep, sweep_to_precision
 from sim.cli import (
     batch_echo,
-    cli,
     engine_options,
     handles_bad_input,
     precision_options,
@@ -34,7 +41,7 @@ def _engine_kwargs(workers: int | None, scheduler: str | None, chunk_size: int) 
 # -- sweep --------------------------------------------------------------------------------------
 
 
-@cli.command()
+@click.command()
 @scenario_argument
 @click.option(
     "--runs",
@@ -81,8 +88,6 @@ def sweep(
     per swept parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the
     charts into OUT/plots. `combatsim report OUT` makes an HTML report of it.
     """
-    from analysis.sweep import plan_sweep, run_sweep
-
     options = _engine_kwargs(workers, scheduler, chunk_size)
     plan = plan_sweep(scenario, runs=runs)
     out = out if out is not None else Path(f"{scenario.stem}-sweep")
@@ -93,31 +98,21 @@ def sweep(
                 "--precision decides the runs and keeps no per-combatant "
                 "table: not with --runs or --detail"
             )
-        from analysis.precision import run_until_precise, win_rate_intervals
-        from analysis.sweep import sweep_from_outcomes
-
-        seed = plan.scenario.seed if seed is None else seed
-
-        def run_range(start: int, stop: int):
-            return run_sweep(plan, runs=stop - start, seed=seed, start=start, **options).outcomes
-
-        ran = run_until_precise(
-            run_range,
-            win_rate_intervals(plan.scenario.side_names, by="point"),
+        precise = sweep_to_precision(
+            plan,
             precision,
-            max_runs,
-            batch,
-            batch_echo(as_json),
+            seed,
+            max_runs=max_runs,
+            batch=batch,
+            on_batch=batch_echo(as_json),
+            **options,
         )
-        result = sweep_from_outcomes(plan, seed, ran.table)
+        result, ran = precise.result, precise.ran
     else:
         with _progress(len(plan.points), quiet=quiet) as advance:
             result = run_sweep(plan, seed=seed, detail=detail, on_point=advance, **options)
     written = result.save(out, csv=csv)
     if plots:
-        from analysis.plots import draw_results
-        from analysis.results import read_results
-
         written += draw_results(read_results(out))
     extra = {"precision": ran.to_dict()} if ran is not None else {}
     if as_json:
@@ -133,14 +128,12 @@ class _progress:
     """A transient progress bar over the points, on a terminal's stderr only."""
 
     def __init__(self, total: int, quiet: bool = False) -> None:
-        from rich.console import Console
 
         self.console = Console(stderr=True)
         self.total = total
         self.bar = None if quiet or not self.console.is_terminal else self._bar()
 
     def _bar(self):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
         return Progress(
             "sweep points",
@@ -164,7 +157,6 @@ class _progress:
 
 
 def _sweep_table(result) -> None:
-    from rich.table import Table
 
     sides = result.plan.scenario.side_names
     rates = result.rates()
@@ -195,8 +187,6 @@ def _sweep_table(result) -> None:
 
 def _console():
     """Rich's console; wide enough not to wrap rows when the output is a file or a pipe."""
-    from rich.console import Console
-
     console = Console()
     return console if console.is_terminal else Console(width=200)
 
@@ -208,7 +198,7 @@ def _rate(rate: float, low: float, high: float) -> str:
 # -- plot ---------------------------------------------------------------------------------------
 
 
-@cli.command()
+@click.command()
 @results_argument
 @click.option(
     "--out",
@@ -228,9 +218,6 @@ def _rate(rate: float, low: float, high: float) -> str:
 @handles_bad_input
 def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     """Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running."""
-    from analysis.plots import draw_results
-    from analysis.results import read_results
-
     written = draw_results(read_results(results), out, formats)
     for path in written:
         click.echo(str(path))
@@ -239,7 +226,7 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
 # -- balance ------------------------------------------------------------------------------------
 
 
-@cli.command()
+@click.command()
 @scenario_argument
 @click.option(
     "--param",
@@ -316,8 +303,6 @@ def balance(
     (the same seeds at every value), fits a logistic curve with a cluster-robust covariance and
     gives Fieller's 95% interval. Exit code 1 when the target is not crossed in the range.
     """
-    from analysis.balance import find_balance
-
     low, high = search if search else (None, None)
     result = find_balance(
         scenario,
@@ -334,8 +319,6 @@ def balance(
         **_engine_kwargs(workers, scheduler, chunk_size),
     )
     if out is not None:
-        from analysis.plots import plot_balance, save_figure
-
         out.mkdir(parents=True, exist_ok=True)
         (out / "balance.json").write_text(
             json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8"
@@ -354,7 +337,6 @@ def _whole(value: float | None) -> float | int | None:
 
 
 def _balance_text(result) -> None:
-    from rich.table import Table
 
     side, label = result.side, result.label
     say = click.echo
@@ -412,7 +394,7 @@ def _balance_text(result) -> None:
 # -- report -------------------------------------------------------------------------------------
 
 
-@cli.command()
+@click.command()
 @results_argument
 @click.option(
     "--out",
@@ -429,6 +411,4 @@ def _balance_text(result) -> None:
 @handles_bad_input
 def report(results: Path, out: Path | None, scenario: Path | None) -> None:
     """Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options."""
-    from analysis.report import write_report
-
     click.echo(str(write_report(results, out, scenario)))

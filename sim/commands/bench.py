@@ -14,8 +14,10 @@ from pathlib import Path
 from types import ModuleType
 
 import click
+from rich.console import Console
 
-from sim.cli import cli, handles_bad_input
+import sim
+from sim.cli import handles_bad_input
 from sim.errors import CommandError
 
 DRIVER = Path("benchmarks") / "driver.py"
@@ -23,8 +25,6 @@ DRIVER = Path("benchmarks") / "driver.py"
 
 def find_root() -> Path | None:
     """The source tree holding ``benchmarks/driver.py`` and ``scenarios/``, if any."""
-    import sim
-
     for candidate in (Path.cwd(), Path(sim.__file__).resolve().parent.parent):
         if (candidate / DRIVER).is_file() and (candidate / "scenarios").is_dir():
             return candidate
@@ -43,7 +43,7 @@ def load_driver(root: Path) -> ModuleType:
     return module
 
 
-@cli.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option(
     "--combats",
@@ -84,8 +84,6 @@ def bench(
     With the default sizes it takes a few minutes. It needs the source tree (benchmarks/ and
     scenarios/): run it from a checkout.
     """
-    from rich.console import Console
-
     root = find_root()
     if root is None:
         raise CommandError(

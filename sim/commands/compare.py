@@ -13,14 +13,25 @@ from pathlib import Path
 
 import click
 
+from analysis.baseline import (
+    baseline_path,
+    record_baseline,
+    render_baseline,
+    render_check,
+    write_baseline,
+)
+from analysis.baseline import check as run_check
+from analysis.compare import compare as run_comparison
+from analysis.compare import render_comparison
+from sim.api import play_records
 from sim.cli import (
     batch_echo,
-    cli,
     engine_options,
     handles_bad_input,
     precision_options,
     seed_option,
 )
+from sim.tables import save_frame
 
 #: Exit code of ``check`` when a win rate moved.
 EXIT_MOVED = 1
@@ -42,14 +53,12 @@ runs_option = click.option(
 
 def _player(workers: int | None, scheduler: str | None, chunk_size: int):
     """What plays each arm's combats: every core by default (the same records as serial)."""
-    from sim.api import play_records
-
     return functools.partial(
         play_records, workers=workers, scheduler=scheduler, chunk_size=chunk_size
     )
 
 
-@cli.command()
+@click.command()
 @click.argument(
     "scenarios",
     nargs=-1,
@@ -101,9 +110,6 @@ def compare(
     McNemar's exact test and its Holm-corrected p-value, how many combats changed outcome, and a
     paired t-test of fight length.
     """
-    from analysis.compare import compare as run_comparison
-    from analysis.compare import render_comparison
-
     if precision is not None and runs is not None:
         raise click.UsageError("give --runs or --precision, not both")
     if variants and len(scenarios) > 1:
@@ -124,8 +130,6 @@ def compare(
     )
     summary = result.to_dict()
     if out is not None:
-        from analysis.tables import save_frame
-
         save_frame(result.outcomes, out, "outcomes")
         (out / "comparison.json").write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
     if as_json:
@@ -136,7 +140,7 @@ def compare(
         click.echo(f"saved to {out}/")
 
 
-@cli.command()
+@click.command()
 @click.argument(
     "scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
 )
@@ -169,8 +173,6 @@ def baseline(
     combatsim version, each arm's summary and winner of every combat. Commit it with the
     scenario. Keep the run count modest (a few thousand) so `check` stays quick in CI.
     """
-    from analysis.baseline import baseline_path, record_baseline, render_baseline, write_baseline
-
     if out is not None and len(scenarios) > 1:
         raise click.UsageError("--out names one file: give one scenario with it")
     written = {}
@@ -184,7 +186,7 @@ def baseline(
         click.echo(json.dumps(written))
 
 
-@cli.command()
+@click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @alpha_option
 @click.option(
@@ -215,9 +217,6 @@ def check(
     scenario, variant and side checked). Exit 0: nothing moved; 1: a win rate moved; 2: bad
     input (a scenario or baseline that cannot be used, or no baseline at all).
     """
-    from analysis.baseline import check as run_check
-    from analysis.baseline import render_check
-
     report = run_check(
         list(paths) or [Path(".")], alpha, min_change, _player(workers, scheduler, chunk_size)
     )

@@ -20,9 +20,9 @@ from analysis.plots import (
     survival,
 )
 from analysis.results import read_results
-from analysis.summary import wilson_interval
 from analysis.sweep import win_rates
 from sim.cli import cli
+from sim.summary import wilson_interval
 
 
 def legend_labels(ax):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -122,8 +123,10 @@ def test_check_bad_input_exits_2(tmp_path, recorded):
     result = run_cli("check", empty)
     assert_clean_exit(result, 2)
     assert "no baseline files" in result.stderr
-    # A scenario named without its baseline.
-    result = run_cli("check", SCENARIOS / "acs-fast-vs-heavy.yaml")
+    # A scenario named without its baseline (every bundled one has one: use a copy).
+    lone = tmp_path / "lone.yaml"
+    shutil.copy(SCENARIOS / "acs-fast-vs-heavy.yaml", lone)
+    result = run_cli("check", lone)
     assert_clean_exit(result, 2)
     assert "record one with `combatsim baseline" in result.stderr
     # A path that does not exist.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from analysis.summary import summarize
 from sim import simulate
 from sim.scenario.loader import scenario_from_dict
 from sim.store import Tally
+from sim.summary import summarize
 from tests.conftest import SCENARIOS, acs_scenario
 from tests.scale.support import assert_close
 
