@@ -40,6 +40,7 @@ from scipy.stats import norm
 
 from analysis.sweep import Parameter, plan_sweep, run_sweep
 from sim.errors import EXIT_BAD_INPUT, CommandError
+from sim.records import combat_columns
 from sim.scenario.loader import load_scenario
 from sim.scenario.overrides import get_value
 from sim.scenario.problems import Problem, ScenarioError
@@ -406,6 +407,20 @@ def find_balance(
     seed = scenario.seed if seed is None else seed
     refine_runs = refine_runs or 4 * runs
     label = label or path
+    taken = {"scenario", "variant", "point", *combat_columns(scenario.side_names)}
+    if label in taken and label == path:
+        raise BalanceError(
+            f"--param {path}: {path!r} is the run's own {path} (a column of the outcome table, "
+            "the same at every value), not a rule parameter; name a value of the scenario "
+            "such as sides.red.combatants.0.hp"
+        )
+    if label in taken:
+        raise BalanceError(f"--label {label}: a column of the outcome table; choose another")
+    for name, end in (("low", low), ("high", high)):
+        if end is not None and not math.isfinite(end):
+            raise BalanceError(f"the search range's {name} end must be a finite number, not {end}")
+    if low is not None and high is not None and not low < high:
+        raise BalanceError(f"the search range must go from low to high, not {low} to {high}")
     current, integer, low, high = _search_range(scenario, path, low, high)
     notes: list[str] = []
 

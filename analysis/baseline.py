@@ -45,6 +45,8 @@ from analysis.compare import (
     points,
 )
 from sim.errors import CommandError
+from sim.files import write_text
+from sim.outdir import FolderLock
 from sim.records import DRAW
 from sim.scenario.loader import load_scenario
 from sim.scenario.variants import arms, variant_names, variant_overrides
@@ -65,6 +67,10 @@ FORMAT = "combatsim-baseline/1"
 DRAW_CODE = 255
 #: Directories :func:`find_baselines` does not look into.
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
+#: The most combats per arm a baseline may ask for (as ``--runs`` allows).
+MAX_RUNS = 10**9
+#: The largest seed (as ``--seed`` allows).
+MAX_SEED = 2**63 - 1
 
 
 class BaselineError(CommandError):
@@ -85,9 +91,16 @@ def encode_winners(winners: Sequence[str], side_names: Sequence[str]) -> str:
     return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
-def decode_winners(text: str, side_names: Sequence[str]) -> np.ndarray:
-    """The winners written by :func:`encode_winners`, as an array of side names and draws."""
-    raw = zlib.decompress(base64.b64decode(text.encode("ascii"), validate=True))
+def decode_winners(text: str, side_names: Sequence[str], limit: int = MAX_RUNS) -> np.ndarray:
+    """The winners written by :func:`encode_winners`, as an array of side names and draws.
+
+    Raises:
+        ValueError: not base64 and zlib, more than ``limit`` winners, or a code naming no side.
+    """
+    inflate = zlib.decompressobj()
+    raw = inflate.decompress(base64.b64decode(text.encode("ascii"), validate=True), limit + 1)
+    if len(raw) > limit:
+        raise ValueError(f"more than {limit} winners")
     names = np.array([*side_names, DRAW], dtype=object)
     codes = np.frombuffer(raw, dtype=np.uint8).astype(int)
     codes[codes == DRAW_CODE] = len(side_names)
@@ -152,12 +165,15 @@ def record_baseline(
 
 
 def write_baseline(baseline: dict[str, Any], path: str | Path) -> Path:
-    """Write a baseline file atomically (write, then rename)."""
+    """Write a baseline file atomically, holding its folder's lock (:mod:`sim.outdir`).
+
+    Raises:
+        WriteError: the file cannot be written (the message names the path and the cause).
+        FolderBusy: another combatsim is writing into that folder.
+    """
     target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps(baseline, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, target)
-    return target
+    with FolderLock(target.parent):
+        return write_text(target, json.dumps(baseline, indent=2) + "\n")
 
 
 def read_baseline(path: str | Path) -> dict[str, Any]:
@@ -185,9 +201,20 @@ def read_baseline(path: str | Path) -> dict[str, Any]:
         ("sides", list),
         ("variants", dict),
     ):
-        if not isinstance(data.get(key), kind):
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             problems.append(key)
-    variants = data.get("variants") if isinstance(data.get("variants"), dict) else {}
+    if "runs" not in problems and not 1 <= data["runs"] <= MAX_RUNS:
+        problems.append(f"runs (found {data['runs']}, expected 1 to {MAX_RUNS:,})")
+    if "seed" not in problems and not 0 <= data["seed"] <= MAX_SEED:
+        problems.append(f"seed (found {data['seed']}, expected 0 to 2**63 - 1)")
+    sides: list[Any] = data["sides"] if isinstance(data.get("sides"), list) else []
+    if "sides" not in problems and (
+        len(sides) < 2
+        or not all(isinstance(side, str) for side in sides)
+        or len(set(sides)) != len(sides)
+    ):
+        problems.append("sides (expected two or more different side names)")
+    variants: dict[str, Any] = data["variants"] if isinstance(data.get("variants"), dict) else {}
     if "base" not in variants:
         problems.append("variants.base")
     for name, arm in variants.items():
@@ -354,6 +381,31 @@ def find_baselines(paths: Iterable[str | Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
+def scenario_of(path: Path, baseline: dict[str, Any]) -> Path:
+    """The scenario file a baseline names, resolved next to it and kept inside its folder.
+
+    A baseline is data that may come from anywhere (a pull request, a download): the scenario
+    it names must be a file inside the baseline's own folder tree, never an absolute path or
+    a ``../`` out of it, so checking a baseline reads nothing else.
+
+    Raises:
+        BaselineError: the name leads out of the folder, or to no file.
+    """
+    name = baseline["scenario_file"]
+    folder = path.parent.resolve()
+    shown = repr(name if len(name) <= 80 else name[:79] + "…")
+    candidate = (folder / name).resolve()
+    if Path(name).is_absolute() or not candidate.is_relative_to(folder):
+        raise BaselineError(
+            f"{path}: its scenario_file {shown} leads out of the baseline's folder ({folder}); "
+            "a baseline names its scenario by a path inside its own folder. Re-record it with "
+            "`combatsim baseline SCENARIO`"
+        )
+    if not candidate.is_file():
+        raise BaselineError(f"{path}: its scenario {path.parent / name} does not exist")
+    return path.parent / name
+
+
 def check_baseline(path: str | Path, play: RangePlayer = play_range) -> ScenarioCheck:
     """Replay a baseline's combats and compare them with it (p-values not yet corrected).
 
@@ -363,9 +415,7 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
     """
     path = Path(path)
     baseline = read_baseline(path)
-    scenario_file = path.parent / baseline["scenario_file"]
-    if not scenario_file.is_file():
-        raise BaselineError(f"{path}: its scenario {scenario_file} does not exist")
+    scenario_file = scenario_of(path, baseline)
     scenario = load_scenario(scenario_file)
     sides = tuple(baseline["sides"])
     if scenario.side_names != sides:
@@ -387,19 +437,25 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
         )
     chosen = arms(scenario, [name for name in current if name in recorded])
     runs, seed = int(baseline["runs"]), int(baseline["seed"])
+    # The recorded winners are read before anything is played: a damaged baseline (runs that do
+    # not match its winners) is refused at once instead of playing its runs.
+    recorded_winners = {}
+    for name in chosen:
+        try:
+            then = decode_winners(recorded[name]["winners"], sides, runs)
+        except (ValueError, zlib.error) as exc:
+            raise BaselineError(f"{path}: the winners of {name} cannot be read ({exc})") from None
+        if then.size != runs:
+            raise BaselineError(f"{path}: {then.size} winners of {name} for {runs} runs")
+        recorded_winners[name] = then
     table = play_arms(chosen, seed, 0, runs, play)
     rows: list[CheckRow] = []
     changed: dict[str, int] = {}
     option_notes: dict[str, list[str]] = {}
     edited: list[str] = []
     for name, arm in chosen.items():
-        try:
-            then = decode_winners(recorded[name]["winners"], sides)
-        except (ValueError, zlib.error) as exc:
-            raise BaselineError(f"{path}: the winners of {name} cannot be read ({exc})") from None
+        then = recorded_winners[name]
         now = table.loc[table["variant"] == name, "winner"].to_numpy()
-        if then.size != runs:
-            raise BaselineError(f"{path}: {then.size} winners of {name} for {runs} runs")
         changed[name] = int(np.count_nonzero(then != now))
         for side in sides:
             diff = paired_win_difference(then == side, now == side, name, side)

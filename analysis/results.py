@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -22,7 +23,11 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from sim.chunks import part_start
 from sim.errors import CommandError
+from sim.files import write_text
+from sim.outdir import FolderLock
+from sim.store import ResultsWarning
 from sim.tables import save_frame
 from sim.version import __version__
 
@@ -125,36 +130,79 @@ def read_results(directory: str | Path) -> Results:
     missing = [c for c in REQUIRED if c not in outcomes.columns]
     if missing:
         raise ResultsError(f"{directory}: the outcome table lacks the columns {', '.join(missing)}")
+    if outcomes.empty:
+        raise ResultsError(f"{directory}: the outcome table holds no combats")
     order = [c for c in ("point", "combat") if c in outcomes.columns]
     outcomes = outcomes.sort_values(order, kind="stable").reset_index(drop=True)
     combatants = read_table(directory, "combatants")
-    scenario = directory / "scenario.yaml"
     return Results(
         directory=directory,
         outcomes=outcomes,
         combatants=combatants,
         summary=_json(directory / "summary.json"),
         meta=_meta(directory),
-        scenario_text=scenario.read_text(encoding="utf-8") if scenario.is_file() else None,
+        scenario_text=_scenario_text(directory / "scenario.yaml"),
     )
 
 
+def _scenario_text(path: Path) -> str | None:
+    """``scenario.yaml`` as text; a damaged one is left out, with a warning."""
+    if not path.is_file():
+        return None
+    try:
+        return path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else str(exc)
+        warnings.warn(f"{path} is left out: {why}", ResultsWarning, stacklevel=3)
+        return None
+
+
 def read_table(directory: Path, stem: str) -> pd.DataFrame | None:
-    """``stem.parquet`` (a file or a dataset directory), ``stem/`` of Parquet parts, or CSV."""
+    """``stem.parquet`` (a file or a dataset directory), ``stem/`` of Parquet parts, or CSV.
+
+    In a streamed run's dataset only the chunk files count (``part-<first combat>.parquet``):
+    a stray copy next to them is not read twice. Hidden files are never read.
+
+    Raises:
+        ResultsError: a table file cannot be read (damaged, empty, not a table).
+    """
     for candidate in (directory / f"{stem}.parquet", directory / stem):
         if candidate.is_file():
-            return pd.read_parquet(candidate)
+            return _parquet(candidate)
         if candidate.is_dir():
-            parts = sorted(candidate.rglob("*.parquet"))
+            parts = sorted(
+                p for p in candidate.rglob("*.parquet") if not p.name.startswith((".", "_"))
+            )
+            chunks = [p for p in parts if part_start(p.name) is not None]
+            parts = chunks or parts
             if parts:
-                return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+                return pd.concat([_parquet(p) for p in parts], ignore_index=True)
     csv = directory / f"{stem}.csv"
     if csv.is_file():
-        frame = pd.read_csv(csv)
+        try:
+            frame = pd.read_csv(csv)
+        except (OSError, ValueError) as exc:  # pandas' EmptyDataError and ParserError too
+            raise ResultsError(f"{csv} cannot be read as a table ({_short(exc)})") from None
         if "out" in frame.columns:
             frame["out"] = frame["out"].fillna("")
         return frame
     return None
+
+
+def _parquet(path: Path) -> pd.DataFrame:
+    try:
+        return pd.read_parquet(path)
+    except Exception as exc:  # pyarrow raises several types for a damaged file
+        raise ResultsError(
+            f"{path} cannot be read ({type(exc).__name__}: {_short(exc)}): the file is damaged; "
+            "if it is a chunk of a streamed run, the same `combatsim run ... --out` with "
+            "--resume sets it aside and plays its combats again"
+        ) from None
+
+
+def _short(exc: Exception, chars: int = 120) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text if len(text) <= chars else text[: chars - 1] + "…"
 
 
 def _meta(directory: Path) -> dict[str, Any]:
@@ -216,20 +264,22 @@ def write_results(
     scenario_data: dict | None = None,
     csv: bool = False,
 ) -> list[Path]:
-    """Save a results directory that :func:`read_results` reads back."""
+    """Save a results directory that :func:`read_results` reads back (under its lock).
+
+    Raises:
+        WriteError: a file cannot be written (the message names it and the cause).
+        FolderBusy: another combatsim is writing into ``directory``.
+    """
     directory = Path(directory)
-    written = save_frame(outcomes, directory, "outcomes", csv)
-    if combatants is not None:
-        written += save_frame(combatants, directory, "combatants", csv)
     files: dict[str, str] = {"summary.json": json.dumps(summary, indent=2) + "\n"}
     if meta is not None:
         files["meta.json"] = json.dumps(meta, indent=2) + "\n"
     if scenario_data is not None:
         files["scenario.yaml"] = yaml.safe_dump(scenario_data, sort_keys=False, allow_unicode=True)
-    for name, text in files.items():
-        target = directory / name
-        tmp = target.with_name(name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
-        written.append(target)
+    with FolderLock(directory):
+        written = save_frame(outcomes, directory, "outcomes", csv)
+        if combatants is not None:
+            written += save_frame(combatants, directory, "combatants", csv)
+        for name, text in files.items():
+            written.append(write_text(directory / name, text))
     return written

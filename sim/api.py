@@ -9,11 +9,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.files import write_text
 from sim.narrate import narrate
+from sim.outdir import FolderLock
 from sim.parallel import RunSpec, executor_for
 from sim.progress import progress_bar
 from sim.runner import DEFAULT_CHUNK, ChunkResult, chunk_bounds, trace_combat
@@ -22,6 +25,7 @@ from sim.scenario.schema import Scenario
 from sim.store import COMBATANTS, RunStore, Tally, write_scenario
 from sim.summary import summarize
 from sim.tables import combatants_frame, outcomes_frame, save_frame
+from sim.watch import RunSize, RunWatch
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,13 +49,14 @@ class RunResult:
         is kept as it was run, for reports.
         """
         out = Path(directory)
-        written = save_frame(self.outcomes, out, "outcomes", csv)
-        if self.combatants is not None:
-            written += save_frame(self.combatants, out, "combatants", csv)
-        summary = out / "summary.json"
-        summary.write_text(json.dumps(self.summary, indent=2) + "\n", encoding="utf-8")
-        written.append(summary)
-        written.append(write_scenario(out, self.scenario))
+        with FolderLock(out):
+            written = save_frame(self.outcomes, out, "outcomes", csv)
+            if self.combatants is not None:
+                written += save_frame(self.combatants, out, "combatants", csv)
+            written.append(
+                write_text(out / "summary.json", json.dumps(self.summary, indent=2) + "\n")
+            )
+            written.append(write_scenario(out, self.scenario))
         return written
 
 
@@ -129,6 +134,7 @@ def simulate(
     scheduler: str | None = None,
     out: str | Path | None = None,
     resume: bool = False,
+    force: bool = False,
     progress: bool = False,
 ) -> RunResult:
     """Play ``runs`` combats of a scenario and summarize them.
@@ -152,6 +158,7 @@ def simulate(
             stays flat, and the result's tables are read back from there when asked for.
         resume: with ``out``, play only the chunks not already there (same scenario, seed,
             runs and chunk size as the run that wrote them).
+        force: with ``out``, write into a directory that holds files combatsim did not write.
         progress: draw a progress bar on stderr (only when stderr is a terminal).
 
     Raises:
@@ -164,22 +171,39 @@ def simulate(
     if resume and out is None:
         raise ValueError("resume needs out: the directory of the run to finish")
     bounds = chunk_bounds(runs, chunk_size, first)
-    run = _StreamedRun(scenario, seed, detail, variant, out, resume, first, runs, chunk_size)
+    run = _StreamedRun(scenario, seed, detail, variant, out, resume, first, runs, chunk_size, force)
     todo = [(start, stop) for start, stop in bounds if start not in run.done]
     try:
         with executor_for(workers, scheduler, len(todo), scenario) as executor:
             spec = RunSpec.of(scenario, seed, detail, check=executor.remote)
             playing = executor.play(spec, todo)
             try:
-                with progress_bar(runs, runs - _count(todo), progress) as bar:
+                size = RunSize(
+                    scenario.name,
+                    len(scenario.combatants),
+                    scenario.time_limit_s,
+                    runs,
+                    runs - _count(todo),
+                    chunk_size,
+                    executor.workers,
+                )
+                with (
+                    progress_bar(runs, runs - _count(todo), progress) as bar,
+                    RunWatch(
+                        size, _progress_line if progress and not bar.active else None
+                    ) as watch,
+                ):
                     for chunk in playing:
                         run.add(chunk)
                         bar.advance(chunk.stop - chunk.start)
+                        watch.advance(chunk.stop - chunk.start)
             finally:
                 playing.close()  # cancels what is left if the loop did not finish
+        return run.result(complete=True)
     except KeyboardInterrupt:
         raise RunInterrupted(run.result(), runs) from None
-    return run.result(complete=True)
+    finally:
+        run.close()
 
 
 def play_records(
@@ -210,6 +234,11 @@ def play_records(
     return [record for begin in sorted(chunks) for record in chunks[begin]]
 
 
+def _progress_line(text: str) -> None:
+    """A progress line on stderr (where no bar can be drawn: a log, CI)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def _count(bounds: list[tuple[int, int]]) -> int:
     return sum(stop - start for start, stop in bounds)
 
@@ -228,6 +257,7 @@ class _StreamedRun:
         first: int,
         runs: int,
         chunk_size: int,
+        force: bool = False,
     ) -> None:
         self.scenario = scenario
         self.seed = seed
@@ -239,13 +269,17 @@ class _StreamedRun:
         self.done: set[int] = set()
         if out is not None:
             self.store = RunStore.open(
-                out, scenario, seed, first, runs, chunk_size, detail, variant, resume
+                out, scenario, seed, first, runs, chunk_size, detail, variant, resume, force
             )
             self.tally = Tally(scenario.side_names)
             self.done = self.store.done()
             # The chunks already on disk count in the summary, read back one at a time.
             for start, frame in self.store.done_frames(self.tally.columns):
                 self.tally.add(start, frame)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
 
     def add(self, chunk: ChunkResult) -> None:
         if self.store is None:

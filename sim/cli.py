@@ -10,7 +10,9 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import math
 import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -21,9 +23,11 @@ from sim.api import RunInterrupted, simulate
 from sim.api import replay as replay_combat
 from sim.commands import COMMANDS
 from sim.errors import EXIT_BAD_INPUT, CommandError
+from sim.outdir import claim
 from sim.runner import DEFAULT_CHUNK
 from sim.scenario.loader import validate_file
 from sim.scenario.problems import ScenarioError
+from sim.watch import RunWarning
 
 
 def _problems_exit(exc: ScenarioError) -> None:
@@ -46,7 +50,10 @@ def handles_bad_input(command):
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
-            return command(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.simplefilter("always", RunWarning)
+                warnings.showwarning = _said_on_stderr(warnings.showwarning)
+                return command(*args, **kwargs)
         except ScenarioError as exc:
             _problems_exit(exc)
         except CommandError as exc:
@@ -60,6 +67,37 @@ def handles_bad_input(command):
             sys.exit(EXIT_BAD_INPUT)
 
     return wrapper
+
+
+def _said_on_stderr(previous):
+    """A ``warnings.showwarning`` that says a :class:`RunWarning` once, in one line on stderr.
+
+    What a results directory set right (a chunk set aside, a lock taken over) or a run's
+    workers capped is news for the user, not a Python warning with a file and line (and a
+    sweep's many runs say the same thing once); every other warning is shown as before.
+    """
+    said: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if issubclass(category, RunWarning):
+            if str(message) not in said:
+                said.add(str(message))
+                click.echo(f"warning: {message}", err=True)
+        else:
+            previous(message, category, filename, lineno, file, line)
+
+    return show
+
+
+class Number(click.FloatRange):
+    """A ``click.FloatRange`` that also refuses ``nan``, which compares false with any bound."""
+
+    def convert(self, value, param, ctx):
+        """The number, inside the range and not ``nan``."""
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
 
 
 scenario_argument = click.argument(
@@ -158,7 +196,7 @@ def precision_options(command):
         [
             click.option(
                 "--precision",
-                type=click.FloatRange(0, 0.5, min_open=True),
+                type=Number(0, 0.5, min_open=True),
                 default=None,
                 help="Play in batches until every 95% interval reported has at most this "
                 "half-width (0.01 = ±1 point), or --max-runs is reached. Not with --runs.",
@@ -220,6 +258,12 @@ EXIT_INTERRUPTED = 130
     help="Finish the run in --out: play only the chunks not already there.",
 )
 @click.option(
+    "--force",
+    is_flag=True,
+    help="Write into an --out that holds files combatsim did not write (its own file names "
+    "there are replaced).",
+)
+@click.option(
     "--detail/--no-detail",
     default=False,
     help="Also build the per-combatant table (saved with --out).",
@@ -234,6 +278,7 @@ def run(
     seed: int | None,
     out: Path | None,
     resume: bool,
+    force: bool,
     detail: bool,
     as_json: bool,
     precision: float | None,
@@ -259,6 +304,8 @@ def run(
             raise click.UsageError(
                 "--precision plays batches in memory: not with --resume or --detail"
             )
+        if out is not None:
+            claim(out, force)  # before playing: refuse a folder that is not combatsim's at once
         precise = run_to_precision(
             scenario,
             precision,
@@ -289,6 +336,7 @@ def run(
             scheduler=scheduler,
             out=out,
             resume=resume,
+            force=force,
             progress=not quiet,
         )
     except RunInterrupted as exc:

@@ -31,6 +31,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -38,8 +39,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sim.errors import CommandError
 from sim.runner import ChunkResult, run_chunk
 from sim.scenario.loader import scenario_from_dict
+from sim.watch import RunWarning
 
 if TYPE_CHECKING:
     from sim.scenario.schema import Scenario
@@ -47,6 +50,10 @@ if TYPE_CHECKING:
 #: Chunks kept in flight per worker: enough to keep every worker busy, few enough that finished
 #: chunks waiting to be put back in order never pile up.
 IN_FLIGHT_PER_WORKER = 2
+
+
+class SchedulerError(CommandError):
+    """A Dask scheduler that cannot be reached or whose address is not one."""
 
 
 def available_cores() -> int:
@@ -315,7 +322,13 @@ class DaskExecutor:
                 )
             self._client = Client(self._cluster)
         else:
-            self._client = Client(scheduler, timeout="20s")
+            try:
+                self._client = Client(scheduler, timeout="20s")
+            except (ValueError, TypeError, OSError, TimeoutError) as exc:
+                raise SchedulerError(
+                    f"cannot use the Dask scheduler {scheduler!r}: {exc}; give its address "
+                    "(tcp://host:8786), or 'local' to start one on this machine"
+                ) from None
         self.workers = max(sum(self._client.nthreads().values()), 1)
 
     def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
@@ -447,7 +460,14 @@ def executor_for(
         raise ValueError("workers must be at least 1")
     if scheduler:
         return _Borrowed(DaskExecutor(scheduler, workers), keep=False)
-    workers = available_cores() if workers is None else workers
+    if workers is not None and workers > max(chunks, 1) > 1:
+        warnings.warn(
+            f"{workers} workers for {chunks} chunks: {chunks} workers are started (a worker "
+            "plays one chunk at a time; a smaller --chunk-size makes more chunks)",
+            RunWarning,
+            stacklevel=2,
+        )
+    workers = available_cores() if workers is None else min(workers, max(chunks, 1))
     if workers == 1 or chunks <= 1:
         return _Borrowed(SerialExecutor(scenario), keep=False)
     return _Borrowed(_shared_pool(workers), keep=True)

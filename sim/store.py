@@ -10,12 +10,17 @@ process killed outright) loses nothing it finished. The directory holds:
   (``part-000000002000.parquet``); ``pandas.read_parquet(DIR / "outcomes.parquet")`` reads it
   whole, in combat order;
 - ``combatants.parquet/`` likewise with ``--detail``;
-- when the run is complete: ``outcomes.csv`` (and ``combatants.csv``), and ``summary.json``.
+- ``chunks.jsonl``: the journal of written chunks and their checksums (:mod:`sim.chunks`);
+- ``.combatsim.lock``: the lock of the one process writing there (:mod:`sim.outdir`);
+- when the run is complete: ``outcomes.csv`` (and ``combatants.csv``), and ``summary.json``;
+- ``quarantine/``, only when a resume found files that do not belong to the run.
 
-Each chunk file is written under a hidden temporary name, flushed to disk, then renamed: a file
-with its final name is always whole, and readers skip the hidden ones. Resuming plays only the
-chunks whose files are missing. The summary is built from counts kept per chunk
-(:class:`Tally`), never from all rows at once.
+Each chunk file is written under a unique hidden name, flushed to disk, then renamed
+(:mod:`sim.files`): a file with its final name is always whole, and readers skip the hidden
+ones. Each carries its run and combat range; resuming checks every file against them and the
+journal (:func:`sim.chunks.verify`), sets aside what does not belong, and plays only the
+chunks that are missing. The summary is built from counts kept per chunk (:class:`Tally`),
+never from all rows at once.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
+import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -31,11 +36,32 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from sim.chunks import (
+    JOURNAL,
+    QUARANTINE,
+    Journal,
+    Label,
+    part_name,
+    part_start,
+    verify,
+    write_chunk,
+)
 from sim.errors import CommandError
+from sim.files import (
+    WriteError,
+    as_text,
+    is_temporary,
+    make_folder,
+    write_atomically,
+    write_text,
+    writing,
+)
+from sim.outdir import FolderLock, claim
 from sim.parallel import fingerprint
 from sim.summary import summary_from_counts
 from sim.tables import combatants_frame, outcomes_frame
 from sim.version import __version__
+from sim.watch import RunWarning
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,21 +83,23 @@ REAL_COLUMNS = frozenset({"duration_s", "out_at_s", "time_out_s"})
 #: What must agree for a resumed run to continue a run on disk.
 MATCHED = ("fingerprint", "seed", "first", "runs", "chunk_size", "detail", "variant")
 
+#: What to do after a write failed part-way (the chunks already written are kept).
+RESUME_HINT = (
+    "the chunks finished so far are kept; once it can be written, run the same command with "
+    "--resume to finish"
+)
+
 
 class StoreMismatch(CommandError, ValueError):
     """The directory holds a different run than the one asked to resume."""
 
 
-def _part_name(start: int) -> str:
-    return f"part-{start:012d}.parquet"
+class StoreDamaged(CommandError, ValueError):
+    """The directory's run cannot be resumed as it is (the message says what to do)."""
 
 
-def _part_start(name: str) -> int | None:
-    if name.startswith("part-") and name.endswith(".parquet"):
-        digits = name[len("part-") : -len(".parquet")]
-        if digits.isdigit():
-            return int(digits)
-    return None
+class ResultsWarning(RunWarning):
+    """Something in a results directory was set right (a chunk set aside, a lock taken over)."""
 
 
 def scenario_digest(scenario: Scenario) -> str:
@@ -93,25 +121,32 @@ def _schema(columns: Sequence[str]) -> Any:
     return pa.schema([(column, kind(column)) for column in columns])
 
 
-def _write_atomically(path: Path, write) -> None:
-    """``write(tmp)`` to a hidden file next to ``path``, flush it to disk, rename it."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    write(tmp)
-    with open(tmp, "rb+") as handle:
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+def _json_text(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2) + "\n"
 
 
 class RunStore:
     """A run's directory (see the module docstring).
 
-    Use :meth:`open`; it checks a run to resume against ``run.json``.
+    Use :meth:`open`; it takes the directory's lock, and checks a run to resume against
+    ``run.json`` and its chunks against their labels and the journal. :meth:`close` (or the
+    end of a ``with`` block) lets go of the lock.
     """
 
     def __init__(self, directory: Path, manifest: dict[str, Any]) -> None:
         self.directory = directory
         self.manifest = manifest
         self.detail: bool = manifest["detail"]
+        self.lock = FolderLock(directory)
+        self.journal = Journal(directory / JOURNAL)
+        #: The files a resume set aside (see :func:`sim.chunks.verify`).
+        self.set_aside: list = []
+
+    @property
+    def key(self) -> str:
+        """The run every chunk's label must name: scenario, seed and variant."""
+        what = [self.manifest[k] for k in ("fingerprint", "seed", "variant")]
+        return hashlib.sha256(json.dumps(what).encode()).hexdigest()[:32]
 
     # -- opening -----------------------------------------------------------------------------------
 
@@ -127,11 +162,28 @@ class RunStore:
         detail: bool = False,
         variant: str = "base",
         resume: bool = False,
+        force: bool = False,
     ) -> RunStore:
         """Open ``directory`` for a run: fresh (clearing an earlier run) or to resume one.
 
+        Args:
+            directory: the run's directory.
+            scenario: the scenario.
+            seed: the run's seed.
+            first: the run's first combat.
+            runs: how many combats.
+            chunk_size: combats per chunk file.
+            detail: also keep the per-combatant table.
+            variant: the name in the tables' ``variant`` column.
+            resume: keep the checked chunks already there, instead of clearing them.
+            force: write into a directory that holds files combatsim did not write (its own
+                names are replaced, symbolic links among them unlinked, never followed).
+
         Raises:
             StoreMismatch: resuming, and the directory holds a different run.
+            StoreDamaged: resuming, and the directory's run cannot be read.
+            WriteError: the directory cannot be written, or is not combatsim's.
+            FolderBusy: another process is writing there.
         """
         directory = Path(directory)
         manifest = {
@@ -149,22 +201,82 @@ class RunStore:
             "side_names": list(scenario.side_names),
         }
         store = cls(directory, manifest)
-        path = directory / MANIFEST
-        if resume and path.is_file():
-            store._check(json.loads(path.read_text(encoding="utf-8")))
-        elif resume and any(store._parts(OUTCOMES)):
-            raise StoreMismatch(f"{directory} holds chunks but no {MANIFEST}: nothing to resume")
-        else:
-            store._clear()
-        directory.mkdir(parents=True, exist_ok=True)
-        for table in store._tables():
-            (directory / f"{table}.parquet").mkdir(exist_ok=True)
-        store._remove_leftovers()
-        _write_atomically(
-            path, lambda tmp: tmp.write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
-        )
-        write_scenario(directory, scenario)
+        claim(directory, force=force)
+        store.lock.acquire()
+        try:
+            store._prepare(resume, force)
+            with writing(directory, "nothing was played yet"):
+                write_text(directory / MANIFEST, _json_text(manifest))
+                write_scenario(directory, scenario)
+        except BaseException:
+            store.close()
+            raise
+        if store.lock.took_over is not None:
+            warnings.warn(
+                f"{directory}: took over the lock of {store.lock.took_over.describe()}, which "
+                "ended without letting go of it",
+                ResultsWarning,
+                stacklevel=2,
+            )
         return store
+
+    def _prepare(self, resume: bool, force: bool) -> None:
+        """Refuse links and misplaced files; check the run to resume, or clear an earlier one."""
+        directory = self.directory
+        for name in self._own_names():
+            path = directory / name
+            if path.is_symlink():
+                if not force:
+                    raise WriteError(
+                        path,
+                        "it is a symbolic link and combatsim never writes through a link; "
+                        "remove it, or add --force to replace the link itself",
+                    )
+                with writing(path):
+                    path.unlink()  # the link only, never what it points to
+        path = directory / MANIFEST
+        if resume and (path.exists() or any(self._parts(OUTCOMES))):
+            self._check(self._read_manifest(path))
+            self._verify()
+        elif resume:
+            self._clear()  # nothing there yet: resuming starts the run
+        else:
+            self._clear()
+        for table in self._tables():
+            make_folder(directory / f"{table}.parquet")
+
+    def _own_names(self) -> list[str]:
+        tables = [f"{t}.{kind}" for t in (OUTCOMES, COMBATANTS) for kind in ("parquet", "csv")]
+        return [*tables, MANIFEST, SUMMARY, SCENARIO, JOURNAL]
+
+    def _read_manifest(self, path: Path) -> dict[str, Any]:
+        """``run.json`` of the run to resume, or a clear error saying what to do."""
+        start_over = (
+            "run the same command without --resume to start the run over (the chunks there "
+            "are replaced), or use another output directory"
+        )
+        if not path.is_file():
+            raise StoreDamaged(
+                f"{self.directory} holds chunks but no {MANIFEST}: nothing to resume; {start_over}"
+            )
+        try:
+            with writing(path):
+                found = json.loads(path.read_bytes().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise StoreDamaged(
+                f"{path} is damaged ({_reason(exc)}), so the chunks cannot be "
+                f"matched to a run; {start_over}"
+            ) from None
+        if not isinstance(found, dict):
+            raise StoreDamaged(f"{path} is damaged (not a JSON object); {start_over}")
+        for table in self._tables():
+            folder = self.directory / f"{table}.parquet"
+            if folder.exists() and not folder.is_dir():
+                raise StoreDamaged(
+                    f"{folder} is a file, not the folder of chunks a streamed run writes (these "
+                    f"results were saved whole, not by run --out); {start_over}"
+                )
+        return found
 
     def _check(self, found: dict[str, Any]) -> None:
         if found.get("format") != FORMAT:
@@ -180,36 +292,60 @@ class RunStore:
                 "scenario, seed, runs and chunk size, or use another output directory"
             )
 
+    def _verify(self) -> None:
+        """Check every chunk on disk; set aside what does not belong (:func:`verify`)."""
+        manifest = self.manifest
+        first, runs, size = manifest["first"], manifest["runs"], manifest["chunk_size"]
+        bounds = {s: min(s + size, first + runs) for s in range(first, first + runs, size)}
+        recorded = self.journal.read()
+        for table in self._tables():
+            found = verify(
+                self.directory / f"{table}.parquet",
+                table,
+                self.key,
+                bounds,
+                recorded,
+                self.directory / QUARANTINE,
+            )
+            self.journal.append(found.unrecorded)
+            self.set_aside.extend(found.set_aside)
+        for aside in self.set_aside:
+            warnings.warn(aside.sentence(), ResultsWarning, stacklevel=4)
+
     def _tables(self) -> list[str]:
         return [OUTCOMES, COMBATANTS] if self.detail else [OUTCOMES]
 
     def _clear(self) -> None:
         """Remove what an earlier run left here (only combatsim's own files)."""
-        for table in (OUTCOMES, COMBATANTS):
-            target = self.directory / f"{table}.parquet"
-            if target.is_dir():
-                for _, part in self._parts(table):
-                    part.unlink()
-                for hidden in target.glob(".part-*.tmp"):
+        with writing(self.directory, "nothing was played yet"):
+            for table in (OUTCOMES, COMBATANTS):
+                target = self.directory / f"{table}.parquet"
+                if target.is_dir() and not target.is_symlink():
+                    for part in target.iterdir():
+                        ours = part_start(part.name) is not None or is_temporary(part)
+                        if ours and (part.is_file() or part.is_symlink()):
+                            part.unlink()
+                elif target.exists() or target.is_symlink():
+                    target.unlink()  # a single-file table from RunResult.save
+                csv = self.directory / f"{table}.csv"
+                if csv.is_file():
+                    csv.unlink()
+            for name in (SUMMARY, MANIFEST, JOURNAL):
+                if (self.directory / name).is_file():
+                    (self.directory / name).unlink()
+            for hidden in self.directory.glob(".*.tmp"):
+                if hidden.is_file():
                     hidden.unlink()
-            elif target.exists():
-                target.unlink()  # a single-file table from RunResult.save
-            csv = self.directory / f"{table}.csv"
-            if csv.is_file():
-                csv.unlink()
-        for name in (SUMMARY, MANIFEST):
-            if (self.directory / name).is_file():
-                (self.directory / name).unlink()
 
-    def _remove_leftovers(self) -> None:
-        """Delete half-written files of a run that was killed."""
-        for table in (OUTCOMES, COMBATANTS):
-            folder = self.directory / f"{table}.parquet"
-            if folder.is_dir():
-                for hidden in folder.glob(".part-*.tmp"):
-                    hidden.unlink()
-        for hidden in self.directory.glob(".*.tmp"):
-            hidden.unlink()
+    def close(self) -> None:
+        """Let go of the directory's lock (safe to call twice)."""
+        self.lock.release()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- chunks ------------------------------------------------------------------------------------
 
@@ -218,35 +354,48 @@ class RunStore:
         folder = self.directory / f"{table}.parquet"
         if not folder.is_dir():
             return iter(())
-        found = [(_part_start(p.name), p) for p in folder.iterdir()]
+        found = [(part_start(p.name), p) for p in folder.iterdir()]
         return iter(sorted((start, p) for start, p in found if start is not None))
 
     def done(self) -> set[int]:
-        """The first combat of every chunk already on disk (whole, in every table)."""
+        """The first combat of every chunk already on disk (whole, in every table).
+
+        Once open, the folder holds only chunks that were checked (resume) or that this
+        process wrote since, under its lock; a chunk renamed into place just before Ctrl-C
+        counts, though its journal line may be missing (a resume checks it by reading it).
+        """
         starts = {start for start, _ in self._parts(OUTCOMES)}
         if self.detail:
             starts &= {start for start, _ in self._parts(COMBATANTS)}
         return starts
 
     def write(self, chunk: ChunkResult, scenario_name: str) -> pd.DataFrame:
-        """Write a finished chunk; return its outcomes table (for the tally)."""
+        """Write a finished chunk; return its outcomes table (for the tally).
+
+        Raises:
+            WriteError: the file system refused; the chunks already written are kept.
+        """
         variant = self.manifest["variant"]
         side_names = tuple(self.manifest["side_names"])
-        if self.detail:
-            details = combatants_frame(chunk.combatants, scenario_name, variant)
-            self._write_table(COMBATANTS, chunk.start, details)
-        frame = outcomes_frame(chunk.records, side_names, scenario_name, variant)
-        # Written last: a chunk counts as done once its outcomes file exists.
-        self._write_table(OUTCOMES, chunk.start, frame)
+        entries = []
+        try:
+            if self.detail:
+                details = combatants_frame(chunk.combatants, scenario_name, variant)
+                entries.append(self._write_table(COMBATANTS, chunk, details))
+            frame = outcomes_frame(chunk.records, side_names, scenario_name, variant)
+            # Written last: a chunk counts as done once its outcomes file exists.
+            entries.append(self._write_table(OUTCOMES, chunk, frame))
+            self.journal.append(entries)
+        except WriteError as exc:
+            raise exc.with_hint(RESUME_HINT) from None
         return frame
 
-    def _write_table(self, table: str, start: int, frame: pd.DataFrame) -> None:
+    def _write_table(self, table: str, chunk: ChunkResult, frame: pd.DataFrame):
         import pyarrow as pa  # deferred: heavy third-party package
-        import pyarrow.parquet as pq
 
         arrow = pa.Table.from_pandas(frame, schema=_schema(frame.columns), preserve_index=False)
-        path = self.directory / f"{table}.parquet" / _part_name(start)
-        _write_atomically(path, lambda tmp: pq.write_table(arrow, tmp))
+        path = self.directory / f"{table}.parquet" / part_name(chunk.start)
+        return write_chunk(path, arrow, Label(self.key, table, chunk.start, chunk.stop))
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -280,31 +429,34 @@ class RunStore:
     def finish(self, summary: dict[str, Any], csv: bool = True) -> list[Path]:
         """Write the CSV copies (chunk by chunk) and ``summary.json`` of a complete run."""
         written = [self.directory / f"{table}.parquet" for table in self._tables()]
-        if csv:
-            for table in self._tables():
-                target = self.directory / f"{table}.csv"
+        try:
+            if csv:
+                for table in self._tables():
+                    target = self.directory / f"{table}.csv"
 
-                def write(tmp: Path, table: str = table) -> None:
-                    with open(tmp, "w", encoding="utf-8", newline="") as handle:
-                        for i, frame in enumerate(self.frames(table)):
-                            frame.to_csv(handle, header=i == 0, index=False)
+                    def fill(handle, table: str = table) -> None:
+                        with as_text(handle) as text:
+                            for i, frame in enumerate(self.frames(table)):
+                                frame.to_csv(text, header=i == 0, index=False)
 
-                _write_atomically(target, write)
-                written.append(target)
-        target = self.directory / SUMMARY
-        _write_atomically(
-            target, lambda tmp: tmp.write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
-        )
-        written.append(target)
+                    write_atomically(target, fill)
+                    written.append(target)
+            written.append(write_text(self.directory / SUMMARY, _json_text(summary)))
+        except WriteError as exc:
+            raise exc.with_hint(RESUME_HINT) from None
         return written
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    return f"not JSON: {exc}" if str(exc) else "empty"
 
 
 def write_scenario(directory: Path, scenario: Scenario) -> Path:
     """Keep the scenario as it was run next to its results (``scenario.yaml``, for reports)."""
-    target = Path(directory) / SCENARIO
     text = yaml.safe_dump(scenario.data, sort_keys=False, allow_unicode=True)
-    _write_atomically(target, lambda tmp: tmp.write_text(text, "utf-8"))
-    return target
+    return write_text(Path(directory) / SCENARIO, text)
 
 
 class Tally:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.files import as_text, make_folder, write_atomically
 from sim.records import COMBATANT_COLUMNS, combat_columns
 
 if TYPE_CHECKING:
@@ -44,17 +45,14 @@ def combatants_frame(
 
 def save_frame(frame: pd.DataFrame, directory: Path, stem: str, csv: bool = True) -> list[Path]:
     """Write ``stem.parquet`` (and ``stem.csv``) into ``directory``, atomically each."""
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
+    make_folder(directory)
     target = directory / f"{stem}.parquet"
-    tmp = target.with_suffix(".parquet.tmp")
-    frame.to_parquet(tmp, index=False)
-    tmp.replace(target)
-    written.append(target)
+    written = [write_atomically(target, lambda handle: frame.to_parquet(handle, index=False))]
     if csv:
-        target = directory / f"{stem}.csv"
-        tmp = target.with_suffix(".csv.tmp")
-        frame.to_csv(tmp, index=False)
-        tmp.replace(target)
-        written.append(target)
+
+        def fill(handle) -> None:
+            with as_text(handle) as text:
+                frame.to_csv(text, index=False)
+
+        written.append(write_atomically(directory / f"{stem}.csv", fill))
     return written

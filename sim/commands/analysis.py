@@ -22,6 +22,7 @@ from analysis.report import write_report
 from analysis.results import read_results
 from analysis.sweep import plan_sweep, run_sweep, sweep_to_precision
 from sim.cli import (
+    Number,
     batch_echo,
     engine_options,
     handles_bad_input,
@@ -237,7 +238,7 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
 )
 @click.option(
     "--target",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=Number(0, 1, min_open=True, max_open=True),
     default=0.5,
     show_default=True,
     help="The win rate to reach.",

@@ -25,6 +25,7 @@ from analysis.compare import compare as run_comparison
 from analysis.compare import render_comparison
 from sim.api import play_records
 from sim.cli import (
+    Number,
     batch_echo,
     engine_options,
     handles_bad_input,
@@ -38,7 +39,7 @@ EXIT_MOVED = 1
 
 alpha_option = click.option(
     "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=Number(0, 1, min_open=True, max_open=True),
     default=0.05,
     show_default=True,
     help="Family-wise error rate: significant means a Holm-corrected p-value below this.",
@@ -191,7 +192,7 @@ def baseline(
 @alpha_option
 @click.option(
     "--min-change",
-    type=click.FloatRange(0, 1),
+    type=Number(0, 1),
     default=0.0,
     show_default=True,
     help="Also require a move of at least this much win rate (0.02 = 2 points) to fail.",
