@@ -48,6 +48,11 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "sim/tables.py",
         "sim/summary.py",
         "sim/version.py",
+        # Results folders (issue 10): safe writes, the writer's lock, chunk checks, run watch.
+        "sim/files.py",
+        "sim/outdir.py",
+        "sim/chunks.py",
+        "sim/watch.py",
     ),
     "Analysis": ("analysis/",),
     "Face": ("sim/cli.py", "sim/commands/", "sim/__main__.py"),
