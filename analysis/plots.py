@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from analysis.sweep import win_rates
+from sim.files import make_folder, write_atomically
 from sim.records import DRAW
 
 if TYPE_CHECKING:
@@ -438,13 +439,12 @@ def save_figure(
     figure: Figure, directory: str | Path, stem: str, formats: Sequence[str] = FORMATS
 ) -> list[Path]:
     """Write ``stem.png`` / ``stem.svg`` into ``directory``; the paths written."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = make_folder(directory)
     written = []
     for fmt in formats:
-        path = directory / f"{stem}.{fmt}"
-        path.write_bytes(figure_bytes(figure, fmt))
-        written.append(path)
+        data = figure_bytes(figure, fmt)
+        # Whole or not at all, never through a link planted at the name (sim.files).
+        written.append(write_atomically(directory / f"{stem}.{fmt}", lambda h, d=data: h.write(d)))
     return written
 
 

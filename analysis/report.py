@@ -24,6 +24,8 @@ import yaml
 from analysis.plots import Plot, figure_bytes, standard_plots, sweep_labels
 from analysis.results import Results, read_results
 from analysis.sweep import win_rates
+from sim.files import write_text
+from sim.outdir import FolderLock
 from sim.records import DRAW
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import ScenarioError
@@ -73,14 +75,18 @@ def write_report(
     out: str | Path | None = None,
     scenario: str | Path | None = None,
 ) -> Path:
-    """Write the report of a results directory (default: ``RESULTS/report.html``)."""
+    """Write the report of a results directory (default: ``RESULTS/report.html``).
+
+    It is written whole or not at all, under the folder's lock (:mod:`sim.outdir`).
+
+    Raises:
+        WriteError: the report cannot be written (the message names it and the cause).
+    """
     results = results if isinstance(results, Results) else read_results(results)
     out = Path(out) if out is not None else results.directory / "report.html"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(build_report(results, scenario), encoding="utf-8")
-    tmp.replace(out)
-    return out
+    text = build_report(results, scenario)
+    with FolderLock(out.parent):
+        return write_text(out, text)
 
 
 def build_report(results: Results, scenario: str | Path | None = None) -> str:

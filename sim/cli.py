@@ -100,6 +100,13 @@ class Number(click.FloatRange):
         return number
 
 
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Write into an --out that holds files combatsim did not write (its own file names "
+    "there are replaced).",
+)
+
 scenario_argument = click.argument(
     "scenario", type=click.Path(dir_okay=False, path_type=Path), metavar="SCENARIO"
 )
@@ -257,12 +264,7 @@ EXIT_INTERRUPTED = 130
     is_flag=True,
     help="Finish the run in --out: play only the chunks not already there.",
 )
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Write into an --out that holds files combatsim did not write (its own file names "
-    "there are replaced).",
-)
+@force_option
 @click.option(
     "--detail/--no-detail",
     default=False,

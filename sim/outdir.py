@@ -24,7 +24,8 @@ import json
 import os
 import socket
 import sys
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -263,6 +264,18 @@ def claim(folder: str | Path, force: bool = False) -> None:
             "folder, or add --force to write there anyway (combatsim replaces only the names it "
             "writes)",
         )
+
+
+@contextmanager
+def own_folder(folder: str | Path, force: bool = False) -> Iterator[FolderLock]:
+    """Claim a results folder (:func:`claim`) and hold its lock meanwhile.
+
+    Commands take it before they play, so a folder that cannot be written, is not
+    combatsim's, or is being written by another process is refused before any work is done.
+    """
+    claim(folder, force)
+    with FolderLock(folder) as lock:
+        yield lock
 
 
 def _is_combatsim_json(path: Path) -> bool:

@@ -25,11 +25,14 @@ from sim.cli import (
     Number,
     batch_echo,
     engine_options,
+    force_option,
     handles_bad_input,
     precision_options,
     scenario_argument,
     seed_option,
 )
+from sim.files import write_text
+from sim.outdir import FolderLock, own_folder
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
 
@@ -63,6 +66,7 @@ def _engine_kwargs(workers: int | None, scheduler: str | None, chunk_size: int) 
     "--plots/--no-plots", default=True, help="Draw the charts into OUT/plots (PNG and SVG)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the sweep's summary as JSON.")
+@force_option
 @precision_options
 @engine_options
 @handles_bad_input
@@ -75,6 +79,7 @@ def sweep(
     detail: bool,
     plots: bool,
     as_json: bool,
+    force: bool,
     precision: float | None,
     max_runs: int,
     batch: int,
@@ -92,29 +97,30 @@ def sweep(
     options = _engine_kwargs(workers, scheduler, chunk_size)
     plan = plan_sweep(scenario, runs=runs)
     out = out if out is not None else Path(f"{scenario.stem}-sweep")
-    ran = None
-    if precision is not None:
-        if runs is not None or detail:
-            raise click.UsageError(
-                "--precision decides the runs and keeps no per-combatant "
-                "table: not with --runs or --detail"
-            )
-        precise = sweep_to_precision(
-            plan,
-            precision,
-            seed,
-            max_runs=max_runs,
-            batch=batch,
-            on_batch=batch_echo(as_json),
-            **options,
+    if precision is not None and (runs is not None or detail):
+        raise click.UsageError(
+            "--precision decides the runs and keeps no per-combatant "
+            "table: not with --runs or --detail"
         )
-        result, ran = precise.result, precise.ran
-    else:
-        with _progress(len(plan.points), quiet=quiet) as advance:
-            result = run_sweep(plan, seed=seed, detail=detail, on_point=advance, **options)
-    written = result.save(out, csv=csv)
-    if plots:
-        written += draw_results(read_results(out))
+    ran = None
+    with own_folder(out, force):  # refused before playing when OUT cannot be written
+        if precision is not None:
+            precise = sweep_to_precision(
+                plan,
+                precision,
+                seed,
+                max_runs=max_runs,
+                batch=batch,
+                on_batch=batch_echo(as_json),
+                **options,
+            )
+            result, ran = precise.result, precise.ran
+        else:
+            with _progress(len(plan.points), quiet=quiet) as advance:
+                result = run_sweep(plan, seed=seed, detail=detail, on_point=advance, **options)
+        written = result.save(out, csv=csv)
+        if plots:
+            written += draw_results(read_results(out))
     extra = {"precision": ran.to_dict()} if ran is not None else {}
     if as_json:
         click.echo(json.dumps({**result.summary, **extra, "out": str(out)}))
@@ -320,11 +326,9 @@ def balance(
         **_engine_kwargs(workers, scheduler, chunk_size),
     )
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "balance.json").write_text(
-            json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8"
-        )
-        save_figure(plot_balance(result), out, "balance")
+        with FolderLock(out):
+            write_text(out / "balance.json", json.dumps(result.to_dict(), indent=2) + "\n")
+            save_figure(plot_balance(result), out, "balance")
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:

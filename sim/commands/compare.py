@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
@@ -28,10 +29,13 @@ from sim.cli import (
     Number,
     batch_echo,
     engine_options,
+    force_option,
     handles_bad_input,
     precision_options,
     seed_option,
 )
+from sim.files import write_text
+from sim.outdir import own_folder
 from sim.tables import save_frame
 
 #: Exit code of ``check`` when a win rate moved.
@@ -85,6 +89,7 @@ def _player(workers: int | None, scheduler: str | None, chunk_size: int):
     help="Directory to save every arm's outcomes (Parquet and CSV) and comparison.json into.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
+@force_option
 @engine_options
 @handles_bad_input
 def compare(
@@ -98,6 +103,7 @@ def compare(
     alpha: float,
     out: Path | None,
     as_json: bool,
+    force: bool,
     workers: int | None,
     scheduler: str | None,
     chunk_size: int,
@@ -116,23 +122,25 @@ def compare(
     if variants and len(scenarios) > 1:
         raise click.UsageError("--variant picks variants of one scenario, not of several files")
     on_batch = batch_echo(as_json) if precision is not None else None
-    result = run_comparison(
-        scenarios[0],
-        runs,
-        seed,
-        variants=list(variants) or None,
-        others=scenarios[1:],
-        precision=precision,
-        max_runs=max_runs,
-        batch=batch,
-        alpha=alpha,
-        on_batch=on_batch,
-        play=_player(workers, scheduler, chunk_size),
-    )
-    summary = result.to_dict()
-    if out is not None:
-        save_frame(result.outcomes, out, "outcomes")
-        (out / "comparison.json").write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
+    # --out is claimed and locked before playing: refused at once if it cannot be written.
+    with own_folder(out, force) if out is not None else nullcontext():
+        result = run_comparison(
+            scenarios[0],
+            runs,
+            seed,
+            variants=list(variants) or None,
+            others=scenarios[1:],
+            precision=precision,
+            max_runs=max_runs,
+            batch=batch,
+            alpha=alpha,
+            on_batch=on_batch,
+            play=_player(workers, scheduler, chunk_size),
+        )
+        summary = result.to_dict()
+        if out is not None:
+            save_frame(result.outcomes, out, "outcomes")
+            write_text(out / "comparison.json", json.dumps(summary, indent=2) + "\n")
     if as_json:
         click.echo(json.dumps(summary))
         return
