@@ -3,10 +3,15 @@ follows a symbolic link out of it."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pandas as pd
 import pytest
 
 from sim.files import write_text
+from tests.conftest import ROOT
 from tests.reliability.support import (
     DUEL,
     clean_table,
@@ -104,3 +109,57 @@ def test_a_run_to_precision_claims_its_folder_before_playing(tmp_path):
     args = ["run", DUEL, "--precision", "0.2", "--batch", "50", "--max-runs", "100"]
     refused([*args, "--workers", "1", "--out", out], "files combatsim did not write")
     assert (out / "summary.json").read_text() == "my own"
+
+
+SWEEP = DUEL.with_name("acs-duel-hp-sweep.yaml")
+
+
+@pytest.fixture
+def held_elsewhere(tmp_path):
+    """A folder whose lock another process holds."""
+    folder = tmp_path / "busy"
+    code = (
+        "import sys, time; from sim.outdir import FolderLock; "
+        f"FolderLock({str(folder)!r}).acquire(); print('held', flush=True); time.sleep(120)"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        yield folder, holder.pid
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+
+
+def test_sweep_and_compare_refuse_a_folder_being_written_before_playing(held_elsewhere):
+    folder, pid = held_elsewhere
+    sweep = ["sweep", SWEEP, "--runs", "20", "--workers", "1", "--no-plots", "--out", folder]
+    refused(sweep, "being written by another combatsim", f"pid {pid}")
+    compare = ["compare", DUEL.with_name("acs-duel-tweaks.yaml"), "--runs", "20"]
+    refused([*compare, "--workers", "1", "--out", folder], "being written", f"pid {pid}")
+    refused(["baseline", DUEL, "--runs", "20", "--out", folder / "x.json"], "being written")
+
+
+def test_sweep_refuses_a_folder_that_is_not_combatsims_unless_forced(tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "summary.json").write_text("my own")
+    sweep = ["sweep", SWEEP, "--runs", "20", "--workers", "1", "--no-plots", "--out", out]
+    refused(sweep, "files combatsim did not write", "--force")
+    assert (out / "summary.json").read_text() == "my own"
+    succeeded([*sweep, "--force"])
+    assert json.loads((out / "summary.json").read_text())["runs"] == 20
+    succeeded(sweep)  # combatsim's own now
+
+
+def test_report_replaces_a_planted_link_and_writes_through_no_tmp_link(tmp_path, outside):
+    out = tmp_path / "run"
+    succeeded(run_args(out))
+    (out / "report.html").symlink_to(outside / "precious.txt")
+    (out / "report.html.tmp").symlink_to(outside / "precious.txt")
+    succeeded(["report", out])
+    untouched(outside)
+    assert not (out / "report.html").is_symlink()
+    assert (out / "report.html").read_text().startswith("<!")
