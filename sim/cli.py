@@ -23,6 +23,7 @@ from sim.api import RunInterrupted, simulate
 from sim.api import replay as replay_combat
 from sim.commands import COMMANDS
 from sim.errors import EXIT_BAD_INPUT, CommandError
+from sim.files import WriteError, cause_of
 from sim.outdir import claim
 from sim.runner import DEFAULT_CHUNK
 from sim.scenario.loader import validate_file
@@ -43,8 +44,9 @@ def _problems_exit(exc: ScenarioError) -> None:
 def handles_bad_input(command):
     """Turn bad input into a clear message and its exit code (2), never a traceback.
 
-    Scenario problems are listed one per line; a :class:`CommandError` is said in its sentence;
-    a Dask scheduler that cannot be reached (``--scheduler``) is named.
+    Scenario problems are listed one per line; a :class:`CommandError` is said in its sentence
+    (results that could not be written with what to do next); a file the system refused, or a
+    Dask scheduler that cannot be reached (``--scheduler``), is named.
     """
 
     @functools.wraps(command)
@@ -56,17 +58,29 @@ def handles_bad_input(command):
                 return command(*args, **kwargs)
         except ScenarioError as exc:
             _problems_exit(exc)
+        except WriteError as exc:
+            if not exc.hint:
+                exc = exc.with_hint(AGAIN_HINT)
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
         except CommandError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
         except OSError as exc:
             scheduler = kwargs.get("scheduler")
-            if scheduler is None:
+            if exc.filename is not None:  # a file the command reads or writes
+                click.echo(f"error: cannot use {exc.filename}: {cause_of(exc)}", err=True)
+            elif scheduler is not None:
+                click.echo(f"error: cannot use the Dask scheduler {scheduler!r}: {exc}", err=True)
+            else:
                 raise
-            click.echo(f"error: cannot use the Dask scheduler {scheduler!r}: {exc}", err=True)
             sys.exit(EXIT_BAD_INPUT)
 
     return wrapper
+
+
+#: What to do after a write failed, for commands without --resume (what they wrote before stays).
+AGAIN_HINT = "the files written before are kept; run the same command again once it can be written"
 
 
 def _said_on_stderr(previous):

@@ -12,9 +12,11 @@ import pytest
 import sim.chunks
 import sim.files
 import sim.store
+import sim.tables
 from sim.files import WriteError, write_text
 from tests.reliability.support import (
     CHUNK,
+    DUEL,
     RUNS,
     clean_table,
     parts,
@@ -120,3 +122,26 @@ def test_a_write_error_names_the_path_and_the_cause(tmp_path):
         write_text(tmp_path / "no" / "such" / "file.json", "{}")
     target = tmp_path / "no" / "such" / "file.json"
     assert str(caught.value) == f"cannot write {target}: a folder on the way does not exist"
+
+
+def test_a_full_disk_in_sweep_baseline_and_compare_is_one_sentence(tmp_path, monkeypatch):
+    fail_after(monkeypatch, sim.tables, 0, errno.ENOSPC)
+    fail_after(monkeypatch, sim.files, 0, errno.ENOSPC)
+    sweep = DUEL.with_name("acs-duel-hp-sweep.yaml")
+    for args in (
+        ["sweep", sweep, "--runs", "20", "--no-plots", "--out", tmp_path / "sweep"],
+        ["baseline", DUEL, "--runs", "20", "--out", tmp_path / "b" / "x.baseline.json"],
+        [
+            "compare",
+            DUEL.with_name("acs-duel-tweaks.yaml"),
+            "--runs",
+            "20",
+            "--out",
+            tmp_path / "c",
+        ],
+    ):
+        message = refused(
+            [*args, "--workers", "1"], "the disk is full", "run the same command again"
+        )
+        assert len(message.strip().splitlines()) == 1
+    assert not [p for p in tmp_path.rglob("*.tmp")]
