@@ -393,7 +393,9 @@ class RunStore:
     def _write_table(self, table: str, chunk: ChunkResult, frame: pd.DataFrame):
         import pyarrow as pa  # deferred: heavy third-party package
 
-        arrow = pa.Table.from_pandas(frame, schema=_schema(frame.columns), preserve_index=False)
+        arrow = pa.Table.from_pandas(
+            frame, schema=_schema(list(frame.columns)), preserve_index=False
+        )
         path = self.directory / f"{table}.parquet" / part_name(chunk.start)
         return write_chunk(path, arrow, Label(self.key, table, chunk.start, chunk.stop))
 
