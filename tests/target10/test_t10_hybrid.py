@@ -75,4 +75,4 @@ def test_luck_saves_on_the_acs_clock():
     data = _hybrid({"hybrid_defense": "passive"}, b={"hp": 5, "skill_level": "mid"})
     combat, trace = scripted(data, faces)
     assert [e.actor for e in trace if e.kind == "t10_luck"] == ["B"]
-    assert combat.fighters[1].hp == 5 and combat.fighters[1].state == 0
+    assert combat.fighters[1].hp == 5 and combat.fighters[1].state.luck == 0

@@ -21,7 +21,8 @@ Target 10 text, "Actions", as RULINGS part B reads it:
 Two more words, in the spirit of "Other actions are certainly possible": ``none`` (no action) and
 ``recover`` (a disarmed combatant goes to its weapon, up to its speed, and picks it up).
 
-Damage (text, "Damage"): 1d6 + STR modifier (melee) or + DEX modifier (ranged), never below 1.
+Damage (text, "Damage"): 1d6 + STR modifier (melee) or + DEX modifier (ranged), never below 1
+(:func:`~sim.rules.target10.combat_test.damage_roll`).
 """
 
 from __future__ import annotations
@@ -39,12 +40,6 @@ DAMAGING = frozenset({KILL, SUBDUE})
 
 #: How a combatant leaves the fight, as the rules say (``Fighter.out``).
 DEAD, UNCONSCIOUS, FLED = "dead", "unconscious", "fled"
-
-
-def damage(roll: int, ability_mod: int, minimum: int = 1) -> int:
-    """A hit's damage: the damage roll plus the ability modifier, never below ``minimum``."""
-    total = roll + ability_mod
-    return minimum if total < minimum else total
 
 
 def defend_bonus(dexterity_mod: int, minimum: int = 1) -> int:

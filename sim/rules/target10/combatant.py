@@ -50,10 +50,6 @@ class Stats:
     speed: float
     melee_damage: DiceExpr
     ranged_damage: DiceExpr | None
-    melee_sides: int  # the melee damage die when it is a single die (else 0) ...
-    melee_add: int  # ... and what is added to it, STR modifier included
-    ranged_sides: int
-    ranged_add: int
     venturer: bool
     skill: int
     resist: int  # the TV others' negotiation is tested against
@@ -117,10 +113,6 @@ class Stats:
             speed=model.speed,
             melee_damage=melee,
             ranged_damage=shot,
-            melee_sides=melee.sides if melee.count == 1 else 0,
-            melee_add=melee.modifier + str_mod,
-            ranged_sides=shot.sides if shot is not None and shot.count == 1 else 0,
-            ranged_add=(shot.modifier if shot is not None else 0) + dex_mod,
             venturer=model.venturer,
             skill=model.skill,
             resist=cha_mod + (model.skill if model.venturer else 0),

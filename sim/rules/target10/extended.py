@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from sim.combatant import Fighter
 from sim.engine import Combat
 from sim.rules.target10.luck import luck_cap, spend_on_failed_test
-from sim.rules.target10.tests import turn_order
-from sim.rules.target10.values import ability_modifier
+from sim.rules.target10.tests import roll_test, turn_order
+from sim.rules.target10.values import ability_modifier, clamp
 
 if TYPE_CHECKING:
     from sim.rules.target10.models import Tester, TestOptions
@@ -88,7 +88,7 @@ class TestPlay:
         self.failures = options.failures
         self.target = options.test_target
         limit = options.situational_clamp
-        self.situational = max(-limit, min(limit, options.situational))
+        self.situational = clamp(options.situational, limit)
         self.rolls_allowed = int(combat.time_limit_s // ROUND_S + 1e-9)
 
     def start(self) -> None:
@@ -125,8 +125,9 @@ class TestPlay:
             f = turns[n % len(turns)]
             side = f.side
             modifier = f.tv - against[side] + self.situational
-            face = dice.roll(20)
-            success = face + modifier >= self.target
+            roll = roll_test(dice, modifier, self.target)
+            face = roll.face
+            success = roll.success
             lucky = False
             if not success and f.luck > 0:
                 decisive = self.mode == "extended" and failures + 1 >= self.failures

@@ -19,55 +19,40 @@ decides *what happens*:
 Target 10's one-minute rounds, initiative, movements and the other actions do not exist here: a
 second of ACS is far shorter than a round, and the clock already orders everything. Unconscious
 combatants do not wake (a fight on the ACS clock lasts seconds, not 1d6 minutes).
+
+The attack test, its damage and the luck rule are the round's own
+(:func:`~sim.rules.target10.combat_test.attack_test`,
+:func:`~sim.rules.target10.combat_test.damage_roll`, :mod:`~sim.rules.target10.luck`), and so
+are the options they read (:class:`~sim.rules.target10.models.AttackOptions`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from sim.dice import DiceExpr
 from sim.rules.acs.models import AcsTactics, AcsTiming
-from sim.rules.common import Strict
 from sim.rules.target10 import values
-from sim.rules.target10.actions import DEAD, UNCONSCIOUS, defend_bonus
+from sim.rules.target10.actions import DEAD, defend_bonus, take_damage
+from sim.rules.target10.combat_test import CombatTest, attack_test, damage_roll
 from sim.rules.target10.luck import luck_cap, spend_on_hit
-from sim.rules.target10.models import LuckCaps, LuckPolicy, MeleeWeapon, SkillLevel
+from sim.rules.target10.models import AttackOptions, LuckPolicy, MeleeWeapon, SkillLevel
 from sim.rules.target10.narration import HYBRID_NARRATION
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
 
 
-class HybridOptions(Strict):
-    """Target 10 options of the hybrid (the ACS clock's own options come with them)."""
+class HybridOptions(AttackOptions):
+    """Target 10's combat-test options (declared once, in its models) and the hybrid's own."""
 
-    combat_target: int = Field(
-        12, ge=1, le=40, description="A combat test succeeds on this or more."
-    )
-    value_clamp: int = Field(
-        10, ge=0, le=40, description="FIGHT - DEFENSE counts at most this much."
-    )
-    situational_clamp: int = Field(
-        3, ge=0, le=20, description="Situational modifiers at most this."
-    )
-    ability_modifier: Literal["ceil_half", "floor_half"] = Field(
-        "ceil_half", description="Score to modifier: ceil((score-10)/2) or floor((score-10)/2)."
-    )
-    min_damage: int = Field(1, ge=0, le=10, description="Damage is never below this.")
-    zero_hp: Literal["unconscious", "dead"] = Field(
-        "unconscious", description="Exactly 0 hit points: unconscious, or dead (out either way)."
-    )
     hybrid_defense: Literal["defend", "passive"] = Field(
         "defend",
         description="defend: an ACS defensive action is Target 10's Defend against that attack "
         "(and costs an action as ACS defenses do); passive: DEFENSE only, no ACS defenses.",
-    )
-    defend_minimum: int = Field(1, ge=0, le=20, description="Defend adds the DEX bonus or this.")
-    luck_caps: LuckCaps = Field(
-        LuckCaps(), description="Most luck points by skill level (low=3 mid=1 high=0)."
     )
 
 
@@ -97,7 +82,7 @@ class HybridCombatant(AcsTiming):
 
 @dataclass(frozen=True, slots=True)
 class HybridStats:
-    """The hot-path copy of a hybrid combatant's numbers and of the options it needs."""
+    """A hybrid combatant's fixed numbers, and the combat test of the scenario."""
 
     fight: int
     defense: int
@@ -107,12 +92,15 @@ class HybridStats:
     situational: int
     luck: int
     luck_policy: str
-    target: int
-    value_clamp: int
-    situ_clamp: int
-    min_damage: int
-    zero_dead: bool
+    test: CombatTest
     uses_defend: bool
+
+
+@dataclass(slots=True)
+class HybridState:
+    """A hybrid combatant's state during one combat: the luck points it has left."""
+
+    luck: int
 
 
 class Target10Resolution:
@@ -123,7 +111,7 @@ class Target10Resolution:
     options_model = HybridOptions
     combatant_model = HybridCombatant
 
-    def stats(self, model: HybridCombatant, options: Any) -> HybridStats:
+    def stats(self, model: HybridCombatant, options: HybridOptions) -> HybridStats:
         """Plain stats for the hot path (options are the merged ACS + hybrid options)."""
         formula = options.ability_modifier
         str_mod = model.strength_mod
@@ -142,13 +130,15 @@ class Target10Resolution:
             situational=model.situational,
             luck=model.luck if model.luck is not None else cap,
             luck_policy=model.tactics.luck,
-            target=options.combat_target,
-            value_clamp=options.value_clamp,
-            situ_clamp=options.situational_clamp,
-            min_damage=options.min_damage,
-            zero_dead=options.zero_hp == "dead",
+            test=CombatTest.of(options),
             uses_defend=options.hybrid_defense == "defend",
         )
+
+    def begin(self, clock: AcsClock) -> None:
+        """Start of a combat: every combatant starts with its full luck (text, "Luck Points")."""
+        for fighter in clock.combat.fighters:
+            stats: HybridStats = fighter.stats
+            fighter.state = HybridState(stats.luck)
 
     def attack(
         self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter, can_defend: bool
@@ -156,53 +146,49 @@ class Target10Resolution:
         """Resolve one Target 10 attack; True when the target used a defensive action."""
         combat = clock.combat
         dice = combat.dice
-        a = attacker.stats
-        d = target.stats
+        a: HybridStats = attacker.stats
+        d: HybridStats = target.stats
+        test = a.test
         defending = can_defend and a.uses_defend
-        limit = a.value_clamp
-        diff = a.fight - d.defense
-        situ = a.situational
-        slimit = a.situ_clamp
-        situ = -slimit if situ < -slimit else slimit if situ > slimit else situ
-        base = (-limit if diff < -limit else limit if diff > limit else diff) + situ
-        if defending:
-            diff -= d.defend
-            modifier = (-limit if diff < -limit else limit if diff > limit else diff) + situ
-        else:
-            modifier = base
-        face = dice.roll(20)
-        hit = face + modifier >= a.target
+        defense = d.defense + d.defend if defending else d.defense
+        roll = attack_test(dice, a.fight, defense, a.situational, test)
         if combat.trace is not None:
             combat.emit(
                 "t10_attack",
                 attacker,
                 target,
-                d20=face,
-                modifier=modifier,
-                total=face + modifier,
-                need=a.target,
-                hit=hit,
+                d20=roll.face,
+                modifier=roll.modifier,
+                total=roll.total,
+                need=roll.need,
+                hit=roll.success,
                 defend=defending,
             )
-        if not hit:
-            if defending and face + base >= a.target:
-                target.defenses_won += 1
+        if not roll.success:
+            if defending:
+                # The defense won if the attack would have hit against DEFENSE alone.
+                plain = values.combat_modifier(
+                    a.fight, d.defense, a.situational, test.value_clamp, test.situational_clamp
+                )
+                if roll.face + plain >= roll.need:
+                    target.defenses_won += 1
             return defending
         attacker.hits += 1
-        amount = a.damage.roll(dice) + a.str_mod
-        if amount < a.min_damage:
-            amount = a.min_damage
-        left = target.state
-        if left is None:
-            left = target.state = d.luck
-        after = target.hp - amount
-        if left > 0 and spend_on_hit(d.luck_policy, after <= 0):
-            target.state = left - 1
+        amount = damage_roll(dice, a.damage, a.str_mod, test.min_damage)
+        state: HybridState | None = target.state
+        if state is None:
+            # Until the ACS clock calls begin() itself (the registry branch adds the hook).
+            self.begin(clock)
+            state = target.state
+        after, how = take_damage(
+            target.hp, amount, 0, "dead" if test.zero_dead else "unconscious"
+        )
+        if state.luck > 0 and spend_on_hit(d.luck_policy, how is not None):
+            state.luck -= 1
             if combat.trace is not None:
-                combat.emit("t10_luck", target, attacker, left=left - 1)
+                combat.emit("t10_luck", target, attacker, left=state.luck)
             return defending
-        how = DEAD if after < 0 or a.zero_dead else UNCONSCIOUS
-        combat.damage(attacker, target, amount, 0, how)
+        combat.damage(attacker, target, amount, 0, how if how is not None else DEAD)
         return defending
 
 

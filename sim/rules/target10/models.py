@@ -31,12 +31,9 @@ class LuckCaps(Strict):
     high: int = Field(0, ge=0, le=20, description="High-skill characters.")
 
 
-class _Shared(Strict):
-    """Options common to combats and tests outside combat."""
+class _Basics(Strict):
+    """Options of every Target 10 roll: in tests, in rounds and on the ACS clock."""
 
-    test_target: int = Field(
-        10, ge=1, le=40, description="A test succeeds on d20 + modifier >= this."
-    )
     situational_clamp: int = Field(
         3, ge=0, le=20, description="Situational modifiers add at most this much, either way."
     )
@@ -48,13 +45,21 @@ class _Shared(Strict):
     )
 
 
-class CombatOptions(_Shared):
-    """Rule options of a Target 10 combat (RULINGS part B); a scenario overrides them by name."""
+class _Shared(_Basics):
+    """Options common to combats and tests outside combat."""
 
-    kind: Literal["combat", "test"] = Field(
-        "combat",
-        description="combat: rounds of movements and actions; test: a test outside combat.",
+    test_target: int = Field(
+        10, ge=1, le=40, description="A test succeeds on d20 + modifier >= this."
     )
+
+
+class AttackOptions(_Basics):
+    """Options of a combat test and its damage (text, "Combat Tests" and "Damage").
+
+    Declared once here: the round's :class:`CombatOptions` and the ACS hybrid's options
+    (:class:`~sim.rules.target10.hybrid.HybridOptions`) both inherit them.
+    """
+
     combat_target: int = Field(
         12, ge=1, le=40, description="A combat test succeeds on this or more."
     )
@@ -67,6 +72,18 @@ class CombatOptions(_Shared):
     min_damage: int = Field(1, ge=0, le=10, description="Damage is never below this.")
     zero_hp: Literal["unconscious", "dead"] = Field(
         "unconscious", description="A Kill that leaves exactly 0 hit points: unconscious, or dead."
+    )
+    defend_minimum: int = Field(
+        1, ge=0, le=20, description="Defend adds the DEX bonus or this, if higher."
+    )
+
+
+class CombatOptions(_Shared, AttackOptions):
+    """Rule options of a Target 10 combat (RULINGS part B); a scenario overrides them by name."""
+
+    kind: Literal["combat", "test"] = Field(
+        "combat",
+        description="combat: rounds of movements and actions; test: a test outside combat.",
     )
     unconscious_rounds: DiceText = Field(
         "1d6", description="Rounds an unconscious combatant stays out before it wakes."
@@ -113,9 +130,6 @@ class CombatOptions(_Shared):
         "situational",
         description="Ground and pin penalties count as situational modifiers (within +/-3), or "
         "change FIGHT/SHOOT and DEFENSE (within +/-10).",
-    )
-    defend_minimum: int = Field(
-        1, ge=0, le=20, description="Defend adds the DEX bonus or this, if higher."
     )
     disarm_value: Literal["shoot", "fight"] = Field(
         "shoot", description="Disarm is tested with SHOOT (the text's RAV) or FIGHT."

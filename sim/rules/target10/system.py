@@ -29,7 +29,7 @@ class Target10Prepared:
 
     def __init__(self, scenario: Scenario) -> None:
         options = scenario.options
-        self.rules = RoundRules(options)
+        self.rules = RoundRules.of(options)
         distance = options.start_distance
         self.roster = []
         for spec in scenario.combatants:

@@ -1,0 +1,117 @@
+"""An attack in a round: whom, with which value, and the combat test.
+
+Target 10 text, "Combat Tests": hand-held weapons compare FIGHT with DEFENSE, thrown and missile
+weapons SHOOT with DEFENSE (the test itself is :func:`~sim.rules.target10.combat_test.
+attack_test`, the one copy the duel lane and the ACS hybrid use too). "Movements": a charger adds
+double its STR bonus to FIGHT; an attack on a fleer "is automatically successful"
+(``flee_auto_hit``); a withdrawer "may still attack if their opponent is advancing"
+(``withdraw_attacks``); a maneuvering hit scores no damage but pushes. "Actions": Disarm uses the
+RAV (SHOOT, ``disarm_value``); a pinned combatant "must make a grapple attack of their own to
+break the hold"; grounded and pinned combatants suffer -2 and -1 to attack and defend
+(``penalties_as``: as situational modifiers, or on the values); an attack on a negotiator ends its
+hold (``negotiate_broken_by``). RULINGS part B: every attack of a step reads the state before the
+step, and a Maneuver's edge gives ``maneuver_bonus`` against that opponent next round.
+"""
+
+from __future__ import annotations
+
+from sim.rules.target10.actions import ACTION_WORDS, DISARM, GRAPPLE, KILL, SUBDUE
+from sim.rules.target10.combat_test import attack_test, damage_roll
+from sim.rules.target10.combatant import T10Fighter
+from sim.rules.target10.conditions import end_holds
+from sim.rules.target10.effects import BREAK, PUSH, Effect
+from sim.rules.target10.moving import Origins
+from sim.rules.target10.movements import MANEUVER, WITHDRAW
+from sim.rules.target10.parley import break_parley
+from sim.rules.target10.state import RoundState
+
+
+def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Effect | None:
+    """Roll one attack against the state before the step; its effect, or None on a miss."""
+    t = f.target
+    if t is None or t.out is not None:
+        t = rs.choose(f)
+        if t is None:
+            return None
+    tracing = rs.tracing
+    if f.held_until >= r:
+        if tracing:
+            rs.combat.emit("no_attack", f, t, why="held off by a negotiation")
+        return None
+    rules = rs.rules
+    act = f.act
+    move = f.move
+    pinner = f.pinned_by
+    if pinner is not None and act == GRAPPLE:
+        t = pinner
+    if move == WITHDRAW and t.move not in rules.withdraw_vs:
+        if tracing:
+            rs.combat.emit("no_attack", f, t, why="withdrawing from an opponent not advancing")
+        return None
+    distance = abs((f.pos if origin is None else origin.get(f, f.pos)) - t.pos)
+    s = f.stats
+    armed = f.weapon_at is None
+    if distance <= f.reach:
+        ranged = False
+        if act == DISARM and rules.disarm_shoot:
+            value = s.shoot_melee if armed else s.shoot_unarmed
+        else:
+            value = s.fight if armed else s.fight_unarmed
+            if f.charging:
+                value += s.charge_str
+    elif armed and distance <= f.range:
+        ranged = True
+        value = s.shoot
+    else:
+        if tracing:
+            rs.combat.emit("no_attack", f, t, why="out of reach", distance=distance)
+        return None
+    situational = s.situational
+    penalty = t.hampered - f.hampered
+    if penalty:
+        if rules.pen_values:
+            value += penalty
+        else:
+            situational += penalty
+    if f.edge is not None and f.edge[0] is t and f.edge[1] == r:
+        situational += rules.maneuver_bonus
+    f.attacks += 1
+    t.attacked = r
+    if t.holding is not None:
+        end_holds(rs, t, r)
+    if t.held_until >= r and rules.neg_any:
+        break_parley(rs, t.side, r)
+    test = rules.test
+    roll = attack_test(
+        rs.dice, value, t.dv, situational, test, automatic=t.fleeing and rules.flee_auto_hit
+    )
+    if tracing:
+        rs.combat.emit(
+            "attack",
+            f,
+            t,
+            action=ACTION_WORDS[act],
+            roll=roll.face,
+            modifier=roll.modifier,
+            need=roll.need,
+            hit=roll.success,
+            auto=roll.automatic,
+            ranged=ranged,
+            maneuver=move == MANEUVER,
+        )
+    if not roll.success:
+        return None
+    f.hits += 1
+    if move == MANEUVER:
+        return Effect(PUSH, f, t)
+    if act == KILL or act == SUBDUE:
+        if ranged:
+            damage = s.ranged_damage
+            assert damage is not None  # only a combatant with a ranged weapon has a range
+            amount = damage_roll(rs.dice, damage, s.dex_mod, test.min_damage)
+        else:
+            amount = damage_roll(rs.dice, s.melee_damage, s.str_mod, test.min_damage)
+        return Effect(act, f, t, amount)
+    if act == GRAPPLE and pinner is t:
+        return Effect(BREAK, f, t)
+    return Effect(act, f, t)

@@ -1,0 +1,89 @@
+"""The combat test and its damage, written once for the round, its duel lane and the ACS hybrid.
+
+Target 10 text, "Combat Tests": "one compares two values to determine if there is a bonus or
+penalty on the roll and then rolls 1d20, applying the modifier. If the roll is a '12' or higher,
+they succeed." The values are FIGHT or SHOOT against DEFENSE; "a bonus cannot be higher than +10
+and a penalty cannot be lower than -10", and situational modifiers "should not amount to more
+than a total modifier of +3 or -3" (options ``combat_target``, ``value_clamp``,
+``situational_clamp``; the modifier itself is :func:`~sim.rules.target10.values.combat_modifier`).
+"Movements", Flee: an attack on a fleeing character "is automatically successful": no die is
+rolled. "Damage": "1d6, adding the attacker's Strength modifier if using a melee weapon or
+Dexterity modifier if using a ranged weapon ... an ability penalty cannot reduce damage below 1"
+(``min_damage``).
+
+Everything here is pure: dice in, numbers out, no clock and no fighter state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sim.dice import Dice, DiceExpr
+from sim.rules.target10.tests import D20Roll, roll_test
+from sim.rules.target10.values import combat_modifier
+
+if TYPE_CHECKING:
+    from sim.rules.target10.models import AttackOptions
+
+
+@dataclass(frozen=True, slots=True)
+class CombatTest:
+    """The numbers of a combat test under a scenario's options.
+
+    Attributes:
+        need: a test succeeds on d20 + modifier of this or more (``combat_target``).
+        value_clamp: (FIGHT or SHOOT) - DEFENSE counts at most this much, either way.
+        situational_clamp: situational modifiers count at most this much, either way.
+        min_damage: damage is never below this.
+        zero_dead: a Kill that leaves exactly 0 hit points kills (``zero_hp: dead``).
+    """
+
+    need: int = 12
+    value_clamp: int = 10
+    situational_clamp: int = 3
+    min_damage: int = 1
+    zero_dead: bool = False
+
+    @classmethod
+    def of(cls, options: AttackOptions) -> CombatTest:
+        """The combat test of a scenario's options (round or hybrid alike)."""
+        return cls(
+            need=options.combat_target,
+            value_clamp=options.value_clamp,
+            situational_clamp=options.situational_clamp,
+            min_damage=options.min_damage,
+            zero_dead=options.zero_hp == "dead",
+        )
+
+
+def attack_test(
+    dice: Dice,
+    value: int,
+    defense: int,
+    situational: int,
+    test: CombatTest,
+    automatic: bool = False,
+) -> D20Roll:
+    """Roll one combat test: d20 + clamped (``value`` - ``defense``) + clamped situational.
+
+    Args:
+        dice: the combat's stream (one d20, none when ``automatic``).
+        value: the attacker's FIGHT or SHOOT, as it stands for this attack.
+        defense: the defender's DEFENSE, as it stands for this attack.
+        situational: the situational modifiers, before their clamp.
+        test: the scenario's combat test.
+        automatic: the attack succeeds without a roll (a fleeing target).
+    """
+    modifier = combat_modifier(
+        value, defense, situational, test.value_clamp, test.situational_clamp
+    )
+    if automatic:
+        return D20Roll(0, modifier, test.need, True, True)
+    return roll_test(dice, modifier, test.need)
+
+
+def damage_roll(dice: Dice, damage: DiceExpr, ability_mod: int, minimum: int) -> int:
+    """A hit's damage: the weapon's roll (1d6) plus the ability modifier, never below ``minimum``."""
+    amount = damage.roll(dice) + ability_mod
+    return amount if amount > minimum else minimum

@@ -1,0 +1,102 @@
+"""The duel lane: the rounds of a *static duel*, without declarations and steps.
+
+Two combatants who hold their ground and Kill (or Subdue) each other in reach can never change
+that: nobody moves, no action leaves a condition, and the first one out ends the fight. Their
+rounds (Target 10 text, "Combat Tests": initiative 1d6 + DEX bonus, highest first, ties
+simultaneous) are then just initiative, attack tests and damage. This lane plays them with the
+round's own functions (:func:`~sim.rules.target10.combat_test.attack_test`,
+:func:`~sim.rules.target10.combat_test.damage_roll`, :mod:`~sim.rules.target10.effects`), drawing
+the same dice in the same order, and skips only the bookkeeping a static duel cannot need. It is
+used only without tracing; ``tests/target10/test_t10_round.py`` checks that it gives exactly the
+general path's results.
+"""
+
+from __future__ import annotations
+
+from sim.rules.target10.actions import KILL, SUBDUE
+from sim.rules.target10.combat_test import attack_test, damage_roll
+from sim.rules.target10.combatant import T10Fighter
+from sim.rules.target10.effects import Effect, land, land_one
+from sim.rules.target10.movements import HOLD
+from sim.rules.target10.state import ROUND_S, RoundState
+
+INITIATIVE_DIE = 6
+
+
+class StaticDuel:
+    """Plays the rounds of a static duel (see the module's docstring)."""
+
+    __slots__ = ("a", "b", "state")
+
+    def __init__(self, state: RoundState, a: T10Fighter, b: T10Fighter) -> None:
+        self.state = state
+        self.a = a
+        self.b = b
+
+    def play(self, r: int) -> None:
+        """Play round ``r`` of the duel."""
+        rs = self.state
+        roll = rs.dice.roll
+        a = self.a
+        b = self.b
+        ia = roll(INITIATIVE_DIE) + a.dex_mod
+        ib = roll(INITIATIVE_DIE) + b.dex_mod
+        a.init = ia
+        b.init = ib
+        if ia == ib:
+            a.actions_taken += 1
+            b.actions_taken += 1
+            effects = [e for e in (self.strike(a, b, r), self.strike(b, a, r)) if e is not None]
+            if effects:
+                land(rs, effects, r)
+        else:
+            first, second = (a, b) if ia > ib else (b, a)
+            first.actions_taken += 1
+            effect = self.strike(first, second, r)
+            if effect is not None:
+                land_one(rs, effect, r)
+            if second.out is None:
+                second.actions_taken += 1
+                effect = self.strike(second, first, r)
+                if effect is not None:
+                    land_one(rs, effect, r)
+        if rs.changed:
+            rs.changed = False
+            rs.combat.check_end((r + 1) * ROUND_S)
+
+    def strike(self, f: T10Fighter, t: T10Fighter, r: int) -> Effect | None:
+        """One attack of the duel, as :func:`~sim.rules.target10.attacks.attack` rolls it."""
+        f.attacks += 1
+        t.attacked = r
+        rs = self.state
+        test = rs.rules.test
+        s = f.stats
+        roll = attack_test(rs.dice, s.fight, t.dv, s.situational, test)
+        if not roll.success:
+            return None
+        f.hits += 1
+        amount = damage_roll(rs.dice, s.melee_damage, s.str_mod, test.min_damage)
+        return Effect(s.fixed[1], f, t, amount)
+
+
+def static_duel(rs: RoundState) -> StaticDuel | None:
+    """The duel lane, when the fight is a static duel from its start (see :class:`StaticDuel`)."""
+    fighters = rs.fighters
+    if len(fighters) != 2:
+        return None
+    a, b = fighters
+    if a.side == b.side or abs(a.pos - b.pos) > min(a.reach, b.reach):
+        return None
+    for f in fighters:
+        s = f.stats
+        if (
+            s.decide is not None
+            or s.fixed[0] != HOLD
+            or s.fixed[1] not in (KILL, SUBDUE)
+            or f.on_ground
+            or f.out is not None
+        ):
+            return None
+    a.target = b
+    b.target = a
+    return StaticDuel(rs, a, b)

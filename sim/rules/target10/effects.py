@@ -1,0 +1,205 @@
+"""What a successful attack does, and how the hits of one initiative step land together.
+
+Target 10 text, "Actions": Kill and Subdue score damage (Kill may go below 0 hit points, Subdue
+stops at 0, leaving the target unconscious); Trip puts the target on the ground; Grapple locks
+it in a pin, which its victim breaks "with a grapple attack of their own"; Disarm knocks its
+weapon away, "the item flies 1d6 paces in a random direction" (``disarm_paces``). "Movements",
+Maneuver: a hit scores no damage but moves the opponent 3 paces (``maneuver_paces``). "Luck
+Points": a point can be spent "to ignore an opponent's success" (the tactic ``luck``).
+
+RULINGS part B: equal initiative is simultaneous, so the hits of a step land together: luck is
+spent looking at all of them (:func:`~sim.rules.target10.luck.cancel_hits`), conditions land
+before damage, and Kill damage before Subdue damage
+(:func:`~sim.rules.target10.actions.take_damage`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.rules.target10.actions import (
+    ACTION_WORDS,
+    DAMAGING,
+    DISARM,
+    GRAPPLE,
+    KILL,
+    SUBDUE,
+    TRIP,
+    take_damage,
+)
+from sim.rules.target10.combatant import T10Fighter
+from sim.rules.target10.conditions import hamper, put_out, release
+from sim.rules.target10.luck import cancel_hits, spend_on_hit
+from sim.rules.target10.movements import push
+from sim.rules.target10.state import RoundState
+
+#: Effect kinds beyond the action codes: a maneuvering hit's push, breaking free of a pin.
+PUSH, BREAK = 100, 101
+_NAMES = {PUSH: "push", BREAK: "break"}
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A successful attack, waiting to land.
+
+    Attributes:
+        kind: the attacker's action code (:mod:`~sim.rules.target10.actions`), or
+            :data:`PUSH` (a maneuvering hit) or :data:`BREAK` (a pinned grappler breaking free).
+        by: the attacker.
+        on: the target.
+        amount: the damage of a Kill or Subdue (0 for the others).
+    """
+
+    kind: int
+    by: T10Fighter
+    on: T10Fighter
+    amount: int = 0
+
+
+def land_one(rs: RoundState, effect: Effect, r: int) -> None:
+    """Let a single successful attack take effect in round ``r``."""
+    t = effect.on
+    if t.out is not None:
+        return
+    kind = effect.kind
+    f = effect.by
+    if t.luck > 0 and spend_on_hit(
+        t.stats.luck_policy, kind in DAMAGING and t.hp - effect.amount <= 0
+    ):
+        spend(rs, t, f)
+        return
+    if kind == KILL:
+        hurt(rs, t, ((f, effect.amount),), (), r)
+    elif kind == SUBDUE:
+        hurt(rs, t, (), ((f, effect.amount),), r)
+    else:
+        apply(rs, effect, r)
+
+
+def land(rs: RoundState, effects: list[Effect], r: int) -> None:
+    """Let the step's successful attacks take effect together."""
+    if len(effects) == 1:
+        land_one(rs, effects[0], r)
+        return
+    by_target: dict[T10Fighter, list[Effect]] = {}
+    for effect in effects:
+        by_target.setdefault(effect.on, []).append(effect)
+    survivors = []
+    for t, hits in by_target.items():
+        if t.out is not None:
+            continue
+        damaging = [h for h in hits if h.kind in DAMAGING]
+        others = [h for h in hits if h.kind not in DAMAGING]
+        policy = t.stats.luck_policy
+        if t.luck > 0 and damaging:
+            cancelled = cancel_hits(t.hp, [h.amount for h in damaging], t.luck, policy)
+            for i in sorted(cancelled):
+                spend(rs, t, damaging[i].by)
+            damaging = [h for i, h in enumerate(damaging) if i not in cancelled]
+        if t.luck > 0 and others and policy == "always":
+            kept = []
+            for h in others:
+                if t.luck > 0:
+                    spend(rs, t, h.by)
+                else:
+                    kept.append(h)
+            others = kept
+        survivors.append((t, damaging, others))
+    for _, _, others in survivors:
+        for h in others:
+            apply(rs, h, r)
+    for t, damaging, _ in survivors:
+        if damaging:
+            kills = tuple((h.by, h.amount) for h in damaging if h.kind == KILL)
+            subdues = tuple((h.by, h.amount) for h in damaging if h.kind == SUBDUE)
+            hurt(rs, t, kills, subdues, r)
+
+
+def spend(rs: RoundState, t: T10Fighter, attacker: T10Fighter) -> None:
+    """``t`` spends a luck point to ignore a hit by ``attacker`` (it counts as a defense won)."""
+    t.luck -= 1
+    t.defenses += 1
+    t.defenses_won += 1
+    if rs.tracing:
+        rs.combat.emit("luck", t, attacker, left=t.luck)
+
+
+def hurt(
+    rs: RoundState,
+    t: T10Fighter,
+    kills: tuple[tuple[T10Fighter, int], ...],
+    subdues: tuple[tuple[T10Fighter, int], ...],
+    r: int,
+) -> None:
+    """Kill damage, then Subdue damage, on ``t``, by ``(attacker, amount)`` pairs."""
+    hp = t.hp
+    kill = 0
+    for f, amount in kills:
+        kill += amount
+        f.damage_dealt += amount
+    left = hp - kill
+    subdue = 0
+    for f, amount in subdues:
+        dealt = amount if amount < left else max(left, 0)
+        left -= dealt
+        subdue += amount
+        f.damage_dealt += dealt
+    zero_hp = "dead" if rs.rules.test.zero_dead else "unconscious"
+    after, how = take_damage(hp, kill, subdue, zero_hp)
+    t.hp = after
+    t.damage_taken += hp - after
+    if rs.tracing:
+        by = [f for f, _ in kills + subdues]
+        rs.combat.emit(
+            "damage",
+            by[0] if len(by) == 1 else None,
+            t,
+            amount=hp - after,
+            hp=after,
+            by=[f.name for f in by],
+        )
+    if how is not None:
+        put_out(rs, t, how, r)
+
+
+def apply(rs: RoundState, effect: Effect, r: int) -> None:
+    """A hit that leaves a condition: trip, grapple, break free, disarm, or a maneuver's push."""
+    kind = effect.kind
+    f = effect.by
+    t = effect.on
+    if kind == TRIP:
+        t.on_ground = True
+        hamper(rs, t)
+    elif kind == GRAPPLE:
+        if t.pinned_by is None:
+            if f.pinning is not None:
+                release(rs, f)
+            t.pinned_by = f
+            f.pinning = t
+            hamper(rs, t)
+    elif kind == BREAK:
+        if f.pinned_by is t:
+            release(rs, t)
+    elif kind == DISARM:
+        if t.weapon_at is None:
+            dice = rs.dice
+            way = 1 if dice.roll(2) == 2 else -1
+            t.weapon_at = t.pos + way * rs.rules.disarm_dice.roll(dice)
+    elif kind == PUSH:
+        rules = rs.rules
+        start = t.pos
+        t.pos = push(t.pos, f.pos, rules.maneuver_paces, f.stats.push_away, t.stats.home)
+        if rules.maneuver_bonus:
+            f.edge = (t, r + 1)
+        holder = t.pinned_by
+        if holder is not None and abs(holder.pos - t.pos) > holder.reach:
+            release(rs, holder)
+        held = t.pinning
+        if held is not None and abs(held.pos - t.pos) > t.reach:
+            release(rs, t)
+        if rs.tracing:
+            rs.combat.emit("effect", f, t, effect="push", start=start, end=t.pos)
+        return
+    if rs.tracing:
+        name = _NAMES.get(kind) or ACTION_WORDS[kind]
+        rs.combat.emit("effect", f, t, effect=name, weapon_at=t.weapon_at)
