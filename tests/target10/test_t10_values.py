@@ -1,14 +1,22 @@
-"""Target 10's worked examples: ability modifiers, FIGHT, SHOOT, DEFENSE, the combat modifier."""
+"""Target 10's worked examples: ability modifiers, FIGHT, SHOOT, DEFENSE, the combat modifier.
+
+The functions checked here are the ones the round, the duel lane and the ACS hybrid call.
+"""
 
 from __future__ import annotations
 
 import pytest
 
+from sim.dice import Dice, DiceExpr
+from sim.rules.target10.combat_test import CombatTest, attack_modifier, damage_roll
 from sim.rules.target10.combatant import Stats
-from sim.rules.target10.values import ability_modifier, clamp, combat_modifier, defense, fight
+from sim.rules.target10.tests import roll_test
+from sim.rules.target10.values import ability_modifier, clamp, defense, fight
 from sim.scenario.loader import load_scenario
 from tests.conftest import SCENARIOS
 from tests.target10.t10_helpers import d6, d20, man, of, run, t10
+
+TEST = CombatTest()  # the defaults: 12 to hit, +/-10 and +/-3
 
 
 @pytest.mark.parametrize(("score", "modifier"), [(12, 1), (14, 2), (15, 3), (18, 4)])
@@ -26,8 +34,8 @@ def test_cole_and_francois_values_and_bonuses():
     cole, francois = (Stats.of(c.stats, scenario.options, c.side) for c in scenario.combatants)
     assert (cole.fight, cole.defense) == (11, 7)
     assert (francois.fight, francois.defense) == (10, 10)
-    assert combat_modifier(cole.fight, francois.defense) == 1
-    assert combat_modifier(francois.fight, cole.defense) == 3
+    assert attack_modifier(cole.fight, francois.defense, 0, TEST) == 1
+    assert attack_modifier(francois.fight, cole.defense, 0, TEST) == 3
     assert fight(6, 3, 2) == 11 and defense(7, 3, 0) == 10
 
 
@@ -44,9 +52,29 @@ def test_cole_and_francois_bonuses_in_a_played_round():
 
 
 def test_clamps():
-    assert combat_modifier(30, 0) == 10 and combat_modifier(0, 30) == -10
-    assert combat_modifier(0, 0, 7) == 3 and combat_modifier(0, 0, -7) == -3
-    assert combat_modifier(25, 0, 5) == 13 and clamp(-4, 3) == -3
+    assert attack_modifier(30, 0, 0, TEST) == 10 and attack_modifier(0, 30, 0, TEST) == -10
+    assert attack_modifier(0, 0, 7, TEST) == 3 and attack_modifier(0, 0, -7, TEST) == -3
+    assert attack_modifier(25, 0, 5, TEST) == 13 and clamp(-4, 3) == -3
+    wide = CombatTest(value_clamp=20, situational_clamp=5)
+    assert attack_modifier(25, 0, 7, wide) == 25 and attack_modifier(-25, 0, -7, wide) == -25
+
+
+def test_the_combat_test_rolls_one_d20_unless_automatic():
+    roll = roll_test(Dice.from_faces([(12, 20)]), -1, TEST.need)
+    assert (roll.face, roll.total, roll.success, roll.automatic) == (12, 11, False, False)
+    roll = roll_test(Dice.from_faces([(13, 20)]), -1, TEST.need)
+    assert roll.success and roll.total == 12
+    dice = Dice.from_faces([])
+    roll = roll_test(dice, -30, TEST.need, automatic=True)  # a fleeing target: no die
+    assert roll.success and roll.automatic and roll.face == 0
+
+
+def test_damage_roll_adds_the_modifier_and_never_goes_below_the_minimum():
+    d6 = DiceExpr.parse("1d6")
+    assert damage_roll(Dice.from_faces([(2, 6)]), d6, 4, 1) == 6
+    assert damage_roll(Dice.from_faces([(1, 6)]), d6, -3, 1) == 1
+    assert damage_roll(Dice.from_faces([(1, 6)]), d6, -3, 0) == 0
+    assert damage_roll(Dice.from_faces([(3, 6), (4, 6)]), DiceExpr.parse("2d6+1"), 2, 1) == 10
 
 
 def test_combat_test_succeeds_on_12_and_options_move_it():

@@ -2,7 +2,8 @@
 
 Target 10 text, "Combat Tests": hand-held weapons compare FIGHT with DEFENSE, thrown and missile
 weapons SHOOT with DEFENSE (the test itself is :func:`~sim.rules.target10.combat_test.
-attack_test`, the one copy the duel lane and the ACS hybrid use too). "Movements": a charger adds
+attack_modifier` and :func:`~sim.rules.target10.tests.roll_test`, the one copy the duel lane and
+the ACS hybrid use too). "Movements": a charger adds
 double its STR bonus to FIGHT; an attack on a fleer "is automatically successful"
 (``flee_auto_hit``); a withdrawer "may still attack if their opponent is advancing"
 (``withdraw_attacks``); a maneuvering hit scores no damage but pushes. "Actions": Disarm uses the
@@ -15,15 +16,16 @@ step, and a Maneuver's edge gives ``maneuver_bonus`` against that opponent next 
 
 from __future__ import annotations
 
-from sim.rules.target10.actions import ACTION_WORDS, DISARM, GRAPPLE, KILL, SUBDUE
-from sim.rules.target10.combat_test import attack_test, damage_roll
+from sim.rules.target10.actions import ACTION_WORDS, DAMAGING, DISARM, GRAPPLE
+from sim.rules.target10.combat_test import attack_modifier, damage_roll
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds
 from sim.rules.target10.effects import BREAK, PUSH, Effect
-from sim.rules.target10.moving import Origins
 from sim.rules.target10.movements import MANEUVER, WITHDRAW
+from sim.rules.target10.moving import Origins
 from sim.rules.target10.parley import break_parley
 from sim.rules.target10.state import RoundState
+from sim.rules.target10.tests import roll_test
 
 
 def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Effect | None:
@@ -48,7 +50,9 @@ def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Eff
         if tracing:
             rs.combat.emit("no_attack", f, t, why="withdrawing from an opponent not advancing")
         return None
-    distance = abs((f.pos if origin is None else origin.get(f, f.pos)) - t.pos)
+    distance = (f.pos if origin is None else origin.get(f, f.pos)) - t.pos
+    if distance < 0:
+        distance = -distance
     s = f.stats
     armed = f.weapon_at is None
     if distance <= f.reach:
@@ -82,9 +86,8 @@ def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Eff
     if t.held_until >= r and rules.neg_any:
         break_parley(rs, t.side, r)
     test = rules.test
-    roll = attack_test(
-        rs.dice, value, t.dv, situational, test, automatic=t.fleeing and rules.flee_auto_hit
-    )
+    modifier = attack_modifier(value, t.dv, situational, test)
+    roll = roll_test(rs.dice, modifier, test.need, t.fleeing and rules.flee_auto_hit)
     if tracing:
         rs.combat.emit(
             "attack",
@@ -104,7 +107,7 @@ def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Eff
     f.hits += 1
     if move == MANEUVER:
         return Effect(PUSH, f, t)
-    if act == KILL or act == SUBDUE:
+    if act in DAMAGING:
         if ranged:
             damage = s.ranged_damage
             assert damage is not None  # only a combatant with a ranged weapon has a range

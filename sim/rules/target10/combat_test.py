@@ -5,13 +5,15 @@ penalty on the roll and then rolls 1d20, applying the modifier. If the roll is a
 they succeed." The values are FIGHT or SHOOT against DEFENSE; "a bonus cannot be higher than +10
 and a penalty cannot be lower than -10", and situational modifiers "should not amount to more
 than a total modifier of +3 or -3" (options ``combat_target``, ``value_clamp``,
-``situational_clamp``; the modifier itself is :func:`~sim.rules.target10.values.combat_modifier`).
+``situational_clamp``).
 "Movements", Flee: an attack on a fleeing character "is automatically successful": no die is
 rolled. "Damage": "1d6, adding the attacker's Strength modifier if using a melee weapon or
 Dexterity modifier if using a ranged weapon ... an ability penalty cannot reduce damage below 1"
 (``min_damage``).
 
-Everything here is pure: dice in, numbers out, no clock and no fighter state.
+The roll itself is :func:`~sim.rules.target10.tests.roll_test` with ``need`` = ``combat_target``
+("Combat tests work like other tests"). Everything here is pure: dice in, numbers out, no clock
+and no fighter state.
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sim.dice import Dice, DiceExpr
-from sim.rules.target10.tests import D20Roll, roll_test
-from sim.rules.target10.values import combat_modifier
+from sim.rules.target10.values import clamp
 
 if TYPE_CHECKING:
     from sim.rules.target10.models import AttackOptions
@@ -57,33 +58,25 @@ class CombatTest:
         )
 
 
-def attack_test(
-    dice: Dice,
-    value: int,
-    defense: int,
-    situational: int,
-    test: CombatTest,
-    automatic: bool = False,
-) -> D20Roll:
-    """Roll one combat test: d20 + clamped (``value`` - ``defense``) + clamped situational.
+def attack_modifier(value: int, defense: int, situational: int, test: CombatTest) -> int:
+    """The modifier of a combat test: the values' difference plus the situational modifiers.
+
+    (``value`` - ``defense``) counts within +/-10 and the situational modifiers within +/-3
+    (the limits are ``test``'s).
 
     Args:
-        dice: the combat's stream (one d20, none when ``automatic``).
         value: the attacker's FIGHT or SHOOT, as it stands for this attack.
         defense: the defender's DEFENSE, as it stands for this attack.
         situational: the situational modifiers, before their clamp.
-        test: the scenario's combat test.
-        automatic: the attack succeeds without a roll (a fleeing target).
+        test: the scenario's combat test (its clamps).
     """
-    modifier = combat_modifier(
-        value, defense, situational, test.value_clamp, test.situational_clamp
-    )
-    if automatic:
-        return D20Roll(0, modifier, test.need, True, True)
-    return roll_test(dice, modifier, test.need)
+    modifier = clamp(value - defense, test.value_clamp)
+    if situational:
+        modifier += clamp(situational, test.situational_clamp)
+    return modifier
 
 
 def damage_roll(dice: Dice, damage: DiceExpr, ability_mod: int, minimum: int) -> int:
-    """A hit's damage: the weapon's roll (1d6) plus the ability modifier, never below ``minimum``."""
+    """A hit's damage: the weapon's roll (1d6) plus the ability modifier, at least ``minimum``."""
     amount = damage.roll(dice) + ability_mod
     return amount if amount > minimum else minimum

@@ -139,6 +139,8 @@ def _get(declaration: Any, key: str) -> str:
 class T10Fighter(Fighter):
     """A combatant in one Target 10 combat."""
 
+    target: T10Fighter | None  # its opponent is a Target 10 fighter too
+
     __slots__ = (
         "act",
         "attacked",

@@ -4,8 +4,9 @@ Two combatants who hold their ground and Kill (or Subdue) each other in reach ca
 that: nobody moves, no action leaves a condition, and the first one out ends the fight. Their
 rounds (Target 10 text, "Combat Tests": initiative 1d6 + DEX bonus, highest first, ties
 simultaneous) are then just initiative, attack tests and damage. This lane plays them with the
-round's own functions (:func:`~sim.rules.target10.combat_test.attack_test`,
-:func:`~sim.rules.target10.combat_test.damage_roll`, :mod:`~sim.rules.target10.effects`), drawing
+round's own functions (:func:`~sim.rules.target10.combat_test.attack_modifier`,
+:func:`~sim.rules.target10.tests.roll_test`, :func:`~sim.rules.target10.combat_test.damage_roll`,
+:mod:`~sim.rules.target10.effects`), drawing
 the same dice in the same order, and skips only the bookkeeping a static duel cannot need. It is
 used only without tracing; ``tests/target10/test_t10_round.py`` checks that it gives exactly the
 general path's results.
@@ -14,11 +15,12 @@ general path's results.
 from __future__ import annotations
 
 from sim.rules.target10.actions import KILL, SUBDUE
-from sim.rules.target10.combat_test import attack_test, damage_roll
+from sim.rules.target10.combat_test import attack_modifier, damage_roll
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.effects import Effect, land, land_one
 from sim.rules.target10.movements import HOLD
 from sim.rules.target10.state import ROUND_S, RoundState
+from sim.rules.target10.tests import roll_test
 
 INITIATIVE_DIE = 6
 
@@ -26,12 +28,16 @@ INITIATIVE_DIE = 6
 class StaticDuel:
     """Plays the rounds of a static duel (see the module's docstring)."""
 
-    __slots__ = ("a", "b", "state")
+    __slots__ = ("a", "a_mod", "b", "b_mod", "state")
 
     def __init__(self, state: RoundState, a: T10Fighter, b: T10Fighter) -> None:
         self.state = state
         self.a = a
         self.b = b
+        # Nothing in a static duel changes FIGHT, DEFENSE or the situational modifiers.
+        test = state.rules.test
+        self.a_mod = attack_modifier(a.stats.fight, b.dv, a.stats.situational, test)
+        self.b_mod = attack_modifier(b.stats.fight, a.dv, b.stats.situational, test)
 
     def play(self, r: int) -> None:
         """Play round ``r`` of the duel."""
@@ -46,35 +52,41 @@ class StaticDuel:
         if ia == ib:
             a.actions_taken += 1
             b.actions_taken += 1
-            effects = [e for e in (self.strike(a, b, r), self.strike(b, a, r)) if e is not None]
+            effects = [
+                e
+                for e in (self.strike(a, b, self.a_mod, r), self.strike(b, a, self.b_mod, r))
+                if e is not None
+            ]
             if effects:
                 land(rs, effects, r)
         else:
-            first, second = (a, b) if ia > ib else (b, a)
+            if ia > ib:
+                first, second, first_mod, second_mod = a, b, self.a_mod, self.b_mod
+            else:
+                first, second, first_mod, second_mod = b, a, self.b_mod, self.a_mod
             first.actions_taken += 1
-            effect = self.strike(first, second, r)
+            effect = self.strike(first, second, first_mod, r)
             if effect is not None:
                 land_one(rs, effect, r)
             if second.out is None:
                 second.actions_taken += 1
-                effect = self.strike(second, first, r)
+                effect = self.strike(second, first, second_mod, r)
                 if effect is not None:
                     land_one(rs, effect, r)
         if rs.changed:
             rs.changed = False
             rs.combat.check_end((r + 1) * ROUND_S)
 
-    def strike(self, f: T10Fighter, t: T10Fighter, r: int) -> Effect | None:
+    def strike(self, f: T10Fighter, t: T10Fighter, modifier: int, r: int) -> Effect | None:
         """One attack of the duel, as :func:`~sim.rules.target10.attacks.attack` rolls it."""
         f.attacks += 1
         t.attacked = r
         rs = self.state
         test = rs.rules.test
-        s = f.stats
-        roll = attack_test(rs.dice, s.fight, t.dv, s.situational, test)
-        if not roll.success:
+        if not roll_test(rs.dice, modifier, test.need).success:
             return None
         f.hits += 1
+        s = f.stats
         amount = damage_roll(rs.dice, s.melee_damage, s.str_mod, test.min_damage)
         return Effect(s.fixed[1], f, t, amount)
 

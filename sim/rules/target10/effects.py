@@ -38,9 +38,12 @@ PUSH, BREAK = 100, 101
 _NAMES = {PUSH: "push", BREAK: "break"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Effect:
     """A successful attack, waiting to land.
+
+    A value: nothing changes it once made (not ``frozen=True``, which costs about five times as
+    much to build, once per hit; see :class:`~sim.rules.target10.tests.D20Roll`).
 
     Attributes:
         kind: the attacker's action code (:mod:`~sim.rules.target10.actions`), or

@@ -21,8 +21,9 @@ second of ACS is far shorter than a round, and the clock already orders everythi
 combatants do not wake (a fight on the ACS clock lasts seconds, not 1d6 minutes).
 
 The attack test, its damage and the luck rule are the round's own
-(:func:`~sim.rules.target10.combat_test.attack_test`,
-:func:`~sim.rules.target10.combat_test.damage_roll`, :mod:`~sim.rules.target10.luck`), and so
+(:func:`~sim.rules.target10.combat_test.attack_modifier`,
+:func:`~sim.rules.target10.tests.roll_test`, :func:`~sim.rules.target10.combat_test.damage_roll`,
+:func:`~sim.rules.target10.actions.take_damage`, :mod:`~sim.rules.target10.luck`), and so
 are the options they read (:class:`~sim.rules.target10.models.AttackOptions`).
 """
 
@@ -37,10 +38,15 @@ from sim.dice import DiceExpr
 from sim.rules.acs.models import AcsTactics, AcsTiming
 from sim.rules.target10 import values
 from sim.rules.target10.actions import DEAD, defend_bonus, take_damage
-from sim.rules.target10.combat_test import CombatTest, attack_test, damage_roll
+from sim.rules.target10.combat_test import (
+    CombatTest,
+    attack_modifier,
+    damage_roll,
+)
 from sim.rules.target10.luck import luck_cap, spend_on_hit
 from sim.rules.target10.models import AttackOptions, LuckPolicy, MeleeWeapon, SkillLevel
 from sim.rules.target10.narration import HYBRID_NARRATION
+from sim.rules.target10.tests import roll_test
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -151,7 +157,7 @@ class Target10Resolution:
         test = a.test
         defending = can_defend and a.uses_defend
         defense = d.defense + d.defend if defending else d.defense
-        roll = attack_test(dice, a.fight, defense, a.situational, test)
+        roll = roll_test(dice, attack_modifier(a.fight, defense, a.situational, test), test.need)
         if combat.trace is not None:
             combat.emit(
                 "t10_attack",
@@ -167,9 +173,7 @@ class Target10Resolution:
         if not roll.success:
             if defending:
                 # The defense won if the attack would have hit against DEFENSE alone.
-                plain = values.combat_modifier(
-                    a.fight, d.defense, a.situational, test.value_clamp, test.situational_clamp
-                )
+                plain = attack_modifier(a.fight, d.defense, a.situational, test)
                 if roll.face + plain >= roll.need:
                     target.defenses_won += 1
             return defending
@@ -180,9 +184,7 @@ class Target10Resolution:
             # Until the ACS clock calls begin() itself (the registry branch adds the hook).
             self.begin(clock)
             state = target.state
-        after, how = take_damage(
-            target.hp, amount, 0, "dead" if test.zero_dead else "unconscious"
-        )
+        _, how = take_damage(target.hp, amount, 0, "dead" if test.zero_dead else "unconscious")
         if state.luck > 0 and spend_on_hit(d.luck_policy, how is not None):
             state.luck -= 1
             if combat.trace is not None:

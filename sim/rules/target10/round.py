@@ -28,7 +28,7 @@ The concerns of a round live in their own modules, functions of the fight's
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from sim.engine import Combat
@@ -45,8 +45,8 @@ from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds, wake
 from sim.rules.target10.duel import INITIATIVE_DIE, static_duel
 from sim.rules.target10.effects import Effect, land, land_one
-from sim.rules.target10.moving import move, recover
 from sim.rules.target10.movements import CHARGE, FLEE, HOLD, MOVEMENTS, TRAVEL
+from sim.rules.target10.moving import move, recover
 from sim.rules.target10.parley import escape, negotiate
 from sim.rules.target10.state import ROUND, ROUND_S, RoundRules, RoundState
 
@@ -110,15 +110,15 @@ class Rounds(RoundState):
         if self.tracing:
             for f in able:
                 combat.emit("initiative", f, total=f.init, roll=f.init - f.dex_mod, bonus=f.dex_mod)
-        steps: list[tuple[T10Fighter, ...]]
+        steps: Sequence[tuple[T10Fighter, ...]]
         if len(able) == 2:
             a, b = able
             if a.init > b.init:
-                steps = [(a,), (b,)]
+                steps = ((a,), (b,))
             elif a.init < b.init:
-                steps = [(b,), (a,)]
+                steps = ((b,), (a,))
             else:
-                steps = [(a, b)]
+                steps = ((a, b),)
         else:
             steps = _steps(able)
         end_s = (r + 1) * ROUND_S
@@ -181,6 +181,7 @@ class Rounds(RoundState):
     # -- a step: everyone with one initiative score ---------------------------------------------
 
     def _step(self, step: tuple[T10Fighter, ...], r: int) -> None:
+        members: tuple[T10Fighter, ...]
         if len(step) == 1:
             # One combatant alone on its initiative score: the common case, kept short.
             f = step[0]

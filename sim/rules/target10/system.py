@@ -29,11 +29,13 @@ class Target10Prepared:
 
     def __init__(self, scenario: Scenario) -> None:
         options = scenario.options
+        assert isinstance(options, CombatOptions)  # options_model's choice for a combat
         self.rules = RoundRules.of(options)
         distance = options.start_distance
         self.roster = []
         for spec in scenario.combatants:
             model = spec.stats
+            assert isinstance(model, Combatant)
             position = model.position if model.position is not None else spec.side * distance
             stats = Stats.of(model, options, spec.side)
             self.roster.append(
@@ -51,7 +53,7 @@ class Target10Prepared:
             fighters.append(f)
         return fighters
 
-    def start(self, combat: Combat) -> None:
+    def start(self, combat: Combat[T10Fighter]) -> None:
         """Start the round process."""
         Rounds(combat, self.rules).start()
 
@@ -60,11 +62,13 @@ class TestPrepared:
     """A scenario of a test outside combat."""
 
     def __init__(self, scenario: Scenario) -> None:
-        self.options = scenario.options
-        self.roster = [
-            (spec.name, spec.side, tester_values(spec.stats, scenario.options))
-            for spec in scenario.combatants
-        ]
+        options = scenario.options
+        assert isinstance(options, TestOptions)  # options_model's choice for kind: test
+        self.options = options
+        self.roster = []
+        for spec in scenario.combatants:
+            assert isinstance(spec.stats, Tester)
+            self.roster.append((spec.name, spec.side, tester_values(spec.stats, options)))
 
     def spawn(self, dice: Dice) -> list[TesterFighter]:
         """Fresh testers (nothing is rolled)."""
@@ -100,16 +104,18 @@ class Target10System:
 
     def combatant_model(self, options: BaseModel) -> type[BaseModel]:
         """A fighter's stat block, or a tester's in a test scenario."""
-        return Tester if options.kind == "test" else Combatant
+        return Tester if isinstance(options, TestOptions) else Combatant
 
     def check(self, scenario: Scenario) -> list[Problem]:
         """Rules that involve several fields: luck caps, negotiators, the shape of a test."""
         problems: list[Problem] = []
         options = scenario.options
+        assert isinstance(options, (CombatOptions, TestOptions))
         file = scenario.file
         caps = options.luck_caps.model_dump()
         for spec in scenario.combatants:
             model = spec.stats
+            assert isinstance(model, (Combatant, Tester))
             cap = luck_cap(model.skill_level, caps)
             if model.luck is not None and model.luck > cap:
                 level = model.skill_level or "no skill level"
@@ -123,7 +129,7 @@ class Target10System:
                         f"{caps['low']})",
                     )
                 )
-            if options.kind != "test" and not model.venturer and _negotiates(model):
+            if isinstance(model, Combatant) and not model.venturer and _negotiates(model):
                 problems.append(
                     Problem(
                         file,
@@ -133,7 +139,7 @@ class Target10System:
                         "negotiate only for venturers (venturer: true)",
                     )
                 )
-        if options.kind == "test":
+        if isinstance(options, TestOptions):
             if len(scenario.side_names) != 2:
                 problems.append(
                     Problem(
@@ -145,7 +151,9 @@ class Target10System:
                     )
                 )
             elif options.mode == "extended" and all(
-                s.stats.nature for s in scenario.combatants if s.side == 0
+                isinstance(s.stats, Tester) and s.stats.nature
+                for s in scenario.combatants
+                if s.side == 0
             ):
                 problems.append(
                     Problem(
@@ -157,7 +165,9 @@ class Target10System:
                     )
                 )
             elif options.mode == "contest" and not any(
-                not s.stats.nature for s in scenario.combatants if s.side == 1
+                isinstance(s.stats, Tester) and not s.stats.nature
+                for s in scenario.combatants
+                if s.side == 1
             ):
                 problems.append(
                     Problem(
@@ -182,7 +192,7 @@ class Target10System:
 
     def prepare(self, scenario: Scenario) -> Target10Prepared | TestPrepared:
         """Plain objects for the hot path."""
-        if scenario.options.kind == "test":
+        if isinstance(scenario.options, TestOptions):
             return TestPrepared(scenario)
         return Target10Prepared(scenario)
 

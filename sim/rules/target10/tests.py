@@ -16,9 +16,9 @@ tester of each roll fixed by the number of rolls so far.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import NamedTuple
 
 from sim.dice import Dice
 from sim.rules.target10.luck import spend_on_failed_test
@@ -26,12 +26,14 @@ from sim.rules.target10.luck import spend_on_failed_test
 DIE = 20
 
 
-class D20Roll(NamedTuple):
+@dataclass(slots=True)
+class D20Roll:
     """One test roll: the d20, what was added, and whether it reached the target.
 
-    A named tuple rather than a frozen dataclass: the round makes one per attack, and a frozen
-    dataclass costs three times as much to build (``object.__setattr__`` per field), which
-    showed in the benchmark of the reference duel.
+    A value: nothing changes it once rolled. It is not ``frozen=True`` because the round makes
+    one per attack and a frozen dataclass costs about five times as much to build (one
+    ``object.__setattr__`` per field; a named tuple twice as much), which showed in the
+    benchmark of the reference duel.
     """
 
     face: int  # the d20 (0 for an automatic success, which rolls nothing)
@@ -46,8 +48,14 @@ class D20Roll(NamedTuple):
         return self.face + self.modifier
 
 
-def roll_test(dice: Dice, modifier: int, need: int) -> D20Roll:
-    """Roll a test: d20 + ``modifier`` succeeds on ``need`` or more (no natural 1 or 20)."""
+def roll_test(dice: Dice, modifier: int, need: int, automatic: bool = False) -> D20Roll:
+    """Roll a test: d20 + ``modifier`` succeeds on ``need`` or more (no natural 1 or 20).
+
+    Tests outside combat, Negotiate and combat tests alike ("Combat tests work like other
+    tests"); ``automatic`` is a success without a roll (an attack on a fleeing combatant).
+    """
+    if automatic:
+        return D20Roll(0, modifier, need, True, True)
     face = dice.roll(DIE)
     return D20Roll(face, modifier, need, face + modifier >= need)
 
@@ -165,7 +173,7 @@ def contest_chance(
         successes: successes a side needs.
     """
     n = len(chances)
-    all_fail = 1
+    all_fail: Fraction | float = 1
     for chance in chances:
         all_fail *= 1 - chance
     if all_fail == 1:
@@ -177,8 +185,8 @@ def contest_chance(
             return 1
         if b >= successes:
             return 0
-        direct = 0
-        reach = 1  # chance that every tester from i up to j - 1 failed
+        direct: Fraction | float = 0
+        reach: Fraction | float = 1  # chance that every tester from i up to j - 1 failed
         for step in range(n):
             j = (i + step) % n
             chance = chances[j]

@@ -4,7 +4,8 @@ Target 10 text, "Combat Tests": FIGHT = Hit Dice + Strength modifier + weapon bo
 Dice + Dexterity modifier + weapon bonus, DEFENSE = Hit Dice + Dexterity modifier + armor bonus.
 The attacker compares FIGHT (hand-held weapons) or SHOOT (thrown and missile weapons) with the
 defender's DEFENSE; the difference is the bonus or penalty, never beyond +/-10, and situational
-modifiers add at most +/-3 more.
+modifiers add at most +/-3 more (:func:`~sim.rules.target10.combat_test.attack_modifier`, with
+:func:`clamp`).
 
 RULINGS part B: the modifier of an ability score is ``ceil((score - 10) / 2)`` (option
 ``ability_modifier: ceil_half``), which gives every modifier the text prints (12 -> +1,
@@ -44,14 +45,3 @@ def shoot(hit_dice: int, dexterity_mod: int, weapon_bonus: int) -> int:
 def defense(hit_dice: int, dexterity_mod: int, armor_bonus: int) -> int:
     """Defense value (DEFENSE)."""
     return hit_dice + dexterity_mod + armor_bonus
-
-
-def combat_modifier(
-    attack: int,
-    defense_value: int,
-    situational: int = 0,
-    value_clamp: int = 10,
-    situational_clamp: int = 3,
-) -> int:
-    """A combat test's modifier: (attack - DEFENSE) within +/-10, plus situational within +/-3."""
-    return clamp(attack - defense_value, value_clamp) + clamp(situational, situational_clamp)
