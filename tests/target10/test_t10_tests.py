@@ -14,11 +14,18 @@ from sim.rules.target10.tests import (
     extended_chance,
     success_chance,
     turn_order,
+    tv_of,
 )
 from sim.runner import run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS, within
 from tests.target10.t10_helpers import d20, of, run
+
+
+def test_juan_and_susan_have_equal_tvs():
+    # Juan: skill 9, CHA 12 (+1); Susan: skill 6, CHA 18 (+4): TV 10 each, no modifier.
+    assert tv_of(1, 9) == tv_of(4, 6) == 10
+    assert tv_of(4) == 4  # without the skill, the ability modifier alone
 
 
 def test_success_chance_has_no_natural_rolls():

@@ -22,6 +22,7 @@ from sim.rules.target10.tactics import (
     declaration_codes,
     parse_condition,
 )
+from sim.rules.target10.tests import tv_of
 from sim.tactics import TARGETS
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ class Stats:
             ranged_damage=shot,
             venturer=model.venturer,
             skill=model.skill,
-            resist=cha_mod + (model.skill if model.venturer else 0),
+            resist=tv_of(cha_mod, model.skill if model.venturer else 0),
             situational=model.situational,
             luck=model.luck if model.luck is not None else cap,
             luck_policy=tactics.luck,

@@ -26,14 +26,12 @@ from typing import TYPE_CHECKING
 from sim.combatant import Fighter
 from sim.engine import Combat
 from sim.rules.target10.luck import luck_cap, spend_on_failed_test
-from sim.rules.target10.tests import roll_test, turn_order
+from sim.rules.target10.state import ROUND, ROUND_S
+from sim.rules.target10.tests import roll_test, turn_order, tv_of
 from sim.rules.target10.values import ability_modifier, clamp
 
 if TYPE_CHECKING:
     from sim.rules.target10.models import Tester, TestOptions
-
-ROUND = 600
-ROUND_S = 60.0
 
 
 class TesterFighter(Fighter):
@@ -72,7 +70,7 @@ def tester_values(model: Tester, options: TestOptions) -> tuple[int, int, int, i
         mod = model.ability_mod
         if mod is None:
             mod = ability_modifier(model.ability, options.ability_modifier)
-        tv = mod + model.skill
+        tv = tv_of(mod, model.skill)
     cap = luck_cap(model.skill_level, options.luck_caps.model_dump())
     luck = model.luck if model.luck is not None else cap
     return tv, model.skill, model.ability, luck, model.tactics.luck, model.nature
@@ -81,7 +79,7 @@ def tester_values(model: Tester, options: TestOptions) -> tuple[int, int, int, i
 class TestPlay:
     """Plays one test outside combat as a process on the combat's clock."""
 
-    def __init__(self, combat: Combat, options: TestOptions) -> None:
+    def __init__(self, combat: Combat[TesterFighter], options: TestOptions) -> None:
         self.combat = combat
         self.mode = options.mode
         self.successes = options.successes

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sim.engine import TraceEvent
-
-#: Clock units in a round (one minute).
-ROUND = 600
+from sim.rules.target10.state import ROUND
 
 
 def time_label(t: float) -> str:

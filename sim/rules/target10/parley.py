@@ -20,7 +20,7 @@ from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds, put_out
 from sim.rules.target10.luck import spend_on_failed_test
 from sim.rules.target10.state import RoundState
-from sim.rules.target10.tests import roll_test
+from sim.rules.target10.tests import roll_test, tv_of
 from sim.rules.target10.values import clamp
 
 
@@ -42,7 +42,7 @@ def negotiate(rs: RoundState, f: T10Fighter, r: int) -> None:
     if not held:
         return
     s = f.stats
-    tv = s.cha_mod + s.skill
+    tv = tv_of(s.cha_mod, s.skill)
     against = max(e.stats.resist for e in held)
     modifier = tv - against + clamp(s.situational, rules.test.situational_clamp)
     roll = roll_test(rs.dice, modifier, rules.test_target)

@@ -77,7 +77,7 @@ class TestPrepared:
             for index, (name, side, numbers) in enumerate(self.roster)
         ]
 
-    def start(self, combat: Combat) -> None:
+    def start(self, combat: Combat[TesterFighter]) -> None:
         """Start the test."""
         TestPlay(combat, self.options).start()
 
