@@ -5,7 +5,7 @@ that: nobody moves, no action leaves a condition, and the first one out ends the
 rounds (Target 10 text, "Combat Tests": initiative 1d6 + DEX bonus, highest first, ties
 simultaneous) are then just initiative, attack tests and damage. This lane plays them with the
 round's own functions (:func:`~sim.rules.target10.combat_test.attack_modifier`,
-:func:`~sim.rules.target10.tests.roll_test`, :func:`~sim.rules.target10.combat_test.damage_roll`,
+:func:`~sim.rules.target10.tests.outcomes`, :func:`~sim.rules.target10.combat_test.damage_roll`,
 :mod:`~sim.rules.target10.effects`), drawing
 the same dice in the same order, and skips only the bookkeeping a static duel cannot need. It is
 used only without tracing; ``tests/target10/test_t10_round.py`` checks that it gives exactly the
@@ -20,7 +20,7 @@ from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.effects import Effect, land, land_one
 from sim.rules.target10.movements import HOLD
 from sim.rules.target10.state import ROUND_S, RoundState
-from sim.rules.target10.tests import roll_test
+from sim.rules.target10.tests import DIE, D20Roll, outcomes
 
 INITIATIVE_DIE = 6
 
@@ -28,16 +28,19 @@ INITIATIVE_DIE = 6
 class StaticDuel:
     """Plays the rounds of a static duel (see the module's docstring)."""
 
-    __slots__ = ("a", "a_mod", "b", "b_mod", "state")
+    __slots__ = ("a", "a_rolls", "b", "b_rolls", "state")
 
     def __init__(self, state: RoundState, a: T10Fighter, b: T10Fighter) -> None:
         self.state = state
         self.a = a
         self.b = b
-        # Nothing in a static duel changes FIGHT, DEFENSE or the situational modifiers.
+        # Nothing in a static duel changes FIGHT, DEFENSE or the situational modifiers, so each
+        # side's combat test is the same every round: its rolls, by d20 face.
         test = state.rules.test
-        self.a_mod = attack_modifier(a.stats.fight, b.dv, a.stats.situational, test)
-        self.b_mod = attack_modifier(b.stats.fight, a.dv, b.stats.situational, test)
+        a_mod = attack_modifier(a.stats.fight, b.dv, a.stats.situational, test)
+        b_mod = attack_modifier(b.stats.fight, a.dv, b.stats.situational, test)
+        self.a_rolls = outcomes(a_mod, test.need)
+        self.b_rolls = outcomes(b_mod, test.need)
 
     def play(self, r: int) -> None:
         """Play round ``r`` of the duel."""
@@ -54,36 +57,38 @@ class StaticDuel:
             b.actions_taken += 1
             effects = [
                 e
-                for e in (self.strike(a, b, self.a_mod, r), self.strike(b, a, self.b_mod, r))
+                for e in (self.strike(a, b, self.a_rolls, r), self.strike(b, a, self.b_rolls, r))
                 if e is not None
             ]
             if effects:
                 land(rs, effects, r)
         else:
             if ia > ib:
-                first, second, first_mod, second_mod = a, b, self.a_mod, self.b_mod
+                first, second, first_rolls, second_rolls = a, b, self.a_rolls, self.b_rolls
             else:
-                first, second, first_mod, second_mod = b, a, self.b_mod, self.a_mod
+                first, second, first_rolls, second_rolls = b, a, self.b_rolls, self.a_rolls
             first.actions_taken += 1
-            effect = self.strike(first, second, first_mod, r)
+            effect = self.strike(first, second, first_rolls, r)
             if effect is not None:
                 land_one(rs, effect, r)
             if second.out is None:
                 second.actions_taken += 1
-                effect = self.strike(second, first, second_mod, r)
+                effect = self.strike(second, first, second_rolls, r)
                 if effect is not None:
                     land_one(rs, effect, r)
         if rs.changed:
             rs.changed = False
             rs.combat.check_end((r + 1) * ROUND_S)
 
-    def strike(self, f: T10Fighter, t: T10Fighter, modifier: int, r: int) -> Effect | None:
+    def strike(
+        self, f: T10Fighter, t: T10Fighter, rolls: tuple[D20Roll, ...], r: int
+    ) -> Effect | None:
         """One attack of the duel, as :func:`~sim.rules.target10.attacks.attack` rolls it."""
         f.attacks += 1
         t.attacked = r
         rs = self.state
         test = rs.rules.test
-        if not roll_test(rs.dice, modifier, test.need).success:
+        if not rolls[rs.dice.roll(DIE)].success:  # roll_test, its table looked up once
             return None
         f.hits += 1
         s = f.stats

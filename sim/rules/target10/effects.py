@@ -15,6 +15,7 @@ before damage, and Kill damage before Subdue damage
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sim.rules.target10.actions import (
@@ -42,8 +43,8 @@ _NAMES = {PUSH: "push", BREAK: "break"}
 class Effect:
     """A successful attack, waiting to land.
 
-    A value: nothing changes it once made (not ``frozen=True``, which costs about five times as
-    much to build, once per hit; see :class:`~sim.rules.target10.tests.D20Roll`).
+    A value: nothing changes it once made. Not ``frozen=True``: a frozen dataclass costs about
+    five times as much to build (one ``object.__setattr__`` per field), and one is made per hit.
 
     Attributes:
         kind: the attacker's action code (:mod:`~sim.rules.target10.actions`), or
@@ -71,10 +72,8 @@ def land_one(rs: RoundState, effect: Effect, r: int) -> None:
     ):
         spend(rs, t, f)
         return
-    if kind == KILL:
-        hurt(rs, t, ((f, effect.amount),), (), r)
-    elif kind == SUBDUE:
-        hurt(rs, t, (), ((f, effect.amount),), r)
+    if kind in DAMAGING:
+        hurt(rs, t, (effect,), r)
     else:
         apply(rs, effect, r)
 
@@ -113,9 +112,7 @@ def land(rs: RoundState, effects: list[Effect], r: int) -> None:
             apply(rs, h, r)
     for t, damaging, _ in survivors:
         if damaging:
-            kills = tuple((h.by, h.amount) for h in damaging if h.kind == KILL)
-            subdues = tuple((h.by, h.amount) for h in damaging if h.kind == SUBDUE)
-            hurt(rs, t, kills, subdues, r)
+            hurt(rs, t, damaging, r)
 
 
 def spend(rs: RoundState, t: T10Fighter, attacker: T10Fighter) -> None:
@@ -127,32 +124,29 @@ def spend(rs: RoundState, t: T10Fighter, attacker: T10Fighter) -> None:
         rs.combat.emit("luck", t, attacker, left=t.luck)
 
 
-def hurt(
-    rs: RoundState,
-    t: T10Fighter,
-    kills: tuple[tuple[T10Fighter, int], ...],
-    subdues: tuple[tuple[T10Fighter, int], ...],
-    r: int,
-) -> None:
-    """Kill damage, then Subdue damage, on ``t``, by ``(attacker, amount)`` pairs."""
+def hurt(rs: RoundState, t: T10Fighter, hits: Sequence[Effect], r: int) -> None:
+    """Damaging hits on ``t`` land together: Kill damage first, then Subdue damage."""
     hp = t.hp
     kill = 0
-    for f, amount in kills:
-        kill += amount
-        f.damage_dealt += amount
+    for h in hits:
+        if h.kind == KILL:
+            kill += h.amount
+            h.by.damage_dealt += h.amount
     left = hp - kill
     subdue = 0
-    for f, amount in subdues:
-        dealt = amount if amount < left else max(left, 0)
-        left -= dealt
-        subdue += amount
-        f.damage_dealt += dealt
+    for h in hits:
+        if h.kind == SUBDUE:
+            amount = h.amount
+            dealt = amount if amount < left else max(left, 0)
+            left -= dealt
+            subdue += amount
+            h.by.damage_dealt += dealt
     zero_hp = "dead" if rs.rules.test.zero_dead else "unconscious"
     after, how = take_damage(hp, kill, subdue, zero_hp)
     t.hp = after
     t.damage_taken += hp - after
     if rs.tracing:
-        by = [f for f, _ in kills + subdues]
+        by = [h.by for h in hits if h.kind == KILL] + [h.by for h in hits if h.kind == SUBDUE]
         rs.combat.emit(
             "damage",
             by[0] if len(by) == 1 else None,

@@ -26,15 +26,9 @@ from sim.rules.target10.luck import spend_on_failed_test
 DIE = 20
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class D20Roll:
-    """One test roll: the d20, what was added, and whether it reached the target.
-
-    A value: nothing changes it once rolled. It is not ``frozen=True`` because the round makes
-    one per attack and a frozen dataclass costs about five times as much to build (one
-    ``object.__setattr__`` per field; a named tuple twice as much), which showed in the
-    benchmark of the reference duel.
-    """
+    """One test roll: the d20, what was added, and whether it reached the target."""
 
     face: int  # the d20 (0 for an automatic success, which rolls nothing)
     modifier: int
@@ -48,22 +42,30 @@ class D20Roll:
         return self.face + self.modifier
 
 
+@cache
+def outcomes(modifier: int, need: int) -> tuple[D20Roll, ...]:
+    """Every roll of a test with this modifier and target, by d20 face.
+
+    Index 0 is the automatic success (a roll of nothing); 1..20 the faces. The rule is here
+    and nowhere else; rolls are frozen values, built once and shared.
+    """
+    faces = [D20Roll(face, modifier, need, face + modifier >= need) for face in range(1, DIE + 1)]
+    return (D20Roll(0, modifier, need, True, True), *faces)
+
+
 def roll_test(dice: Dice, modifier: int, need: int, automatic: bool = False) -> D20Roll:
     """Roll a test: d20 + ``modifier`` succeeds on ``need`` or more (no natural 1 or 20).
 
     Tests outside combat, Negotiate and combat tests alike ("Combat tests work like other
     tests"); ``automatic`` is a success without a roll (an attack on a fleeing combatant).
     """
-    if automatic:
-        return D20Roll(0, modifier, need, True, True)
-    face = dice.roll(DIE)
-    return D20Roll(face, modifier, need, face + modifier >= need)
+    table = outcomes(modifier, need)
+    return table[0] if automatic else table[dice.roll(DIE)]
 
 
 def success_faces(modifier: int, target: int) -> int:
     """How many d20 faces succeed: those with ``face + modifier >= target`` (0..20)."""
-    faces = DIE + 1 - target + modifier
-    return 0 if faces < 0 else DIE if faces > DIE else faces
+    return sum(1 for roll in outcomes(modifier, target)[1:] if roll.success)
 
 
 def success_chance(modifier: int, target: int) -> Fraction:
