@@ -114,7 +114,6 @@ ALLOWED_UPWARD: set[tuple[str, str]] = {
 ALLOWED_LOCAL: set[tuple[str, str]] = {
     ("sim/rules/prop3/fight.py", "sim/rules/prop3/melee.py"),
     ("sim/rules/prop3/fight.py", "sim/rules/prop3/missiles.py"),
-    ("sim/rules/target10/round.py", "sim/dice.py"),
     ("sim/scenario/loader.py", "sim/rules/__init__.py"),
     ("sim/scenario/loader.py", "sim/scenario/overrides.py"),
     ("sim/scenario/loader.py", "sim/scenario/variants.py"),
