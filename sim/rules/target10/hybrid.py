@@ -46,7 +46,7 @@ from sim.rules.target10.combat_test import (
 from sim.rules.target10.luck import luck_cap, spend_on_hit
 from sim.rules.target10.models import AttackOptions, LuckPolicy, MeleeWeapon, SkillLevel
 from sim.rules.target10.narration import HYBRID_NARRATION
-from sim.rules.target10.tests import roll_test
+from sim.rules.target10.tests import outcomes, roll_test
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -174,7 +174,7 @@ class Target10Resolution:
             if defending:
                 # The defense won if the attack would have hit against DEFENSE alone.
                 plain = attack_modifier(a.fight, d.defense, a.situational, test)
-                if roll.face + plain >= roll.need:
+                if outcomes(plain, test.need)[roll.face].success:
                     target.defenses_won += 1
             return defending
         attacker.hits += 1
