@@ -7,43 +7,7 @@ bad file with a clear message instead of a traceback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-def format_path(path: tuple) -> str:
-    """``("sides", 0, "combatants", 1, "hp")`` -> ``sides[0].combatants[1].hp``."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(top level)"
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One mistake in a scenario file."""
-
-    file: str
-    path: tuple
-    line: int | None
-    found: str
-    expected: str
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {format_path(self.path)}: found {self.found}; expected {self.expected}"
-
-    def to_dict(self) -> dict:
-        """A JSON-ready form."""
-        return {
-            "file": self.file,
-            "path": format_path(self.path),
-            "line": self.line,
-            "found": self.found,
-            "expected": self.expected,
-        }
+from sim.errors import Problem, format_path
 
 
 class ScenarioError(Exception):

@@ -12,8 +12,19 @@ from sim.dice import Dice
 from sim.rules.acs.action_dice import ActionDie, action_die, place_actions, roll_action_segments
 
 
-def no_reroll() -> int:
+def no_reroll(sides: int) -> int:
     raise AssertionError("no re-roll expected")
+
+
+def rerolls(*faces: int, sides: int):
+    """A roller that gives ``faces`` in order and checks each re-roll is of the die rolled."""
+    script = iter(faces)
+
+    def roll(asked: int) -> int:
+        assert asked == sides
+        return next(script)
+
+    return roll
 
 
 def test_text_example_two_actions_2_and_8():
@@ -29,15 +40,14 @@ def test_text_example_3_3_4_8_slides_to_3_4_5_8():
 
 
 def test_slide_never_moves_lower_and_rerolls_when_nothing_is_open_above():
-    rerolls = iter([10, 2])  # 10 is taken, 2 is open
-    segments, log = place_actions([9, 10, 10], action_die(3), lambda: next(rerolls))
+    # 10 is taken, 2 is open
+    segments, log = place_actions([9, 10, 10], action_die(3), rerolls(10, 2, sides=10))
     assert segments == [2, 9, 10]
     assert log == [("reroll", 10, 2)]
 
 
 def test_reroll_mode_rerolls_instead_of_sliding():
-    rerolls = iter([3, 7])
-    segments, log = place_actions([3, 3], action_die(2), lambda: next(rerolls), "reroll")
+    segments, log = place_actions([3, 3], action_die(2), rerolls(3, 7, sides=10), "reroll")
     assert segments == [3, 7]
     assert log == [("reroll", 3, 7)]
 
@@ -67,8 +77,8 @@ def test_normal_size_always_d10_from_segment_1():
 def test_giant_duplicates_slide_within_the_giant_range():
     die = action_die(2, giant=True)  # 2d6 -> segments 5..10
     assert place_actions([5, 5], die, no_reroll) == ([9, 10], [("slide", 9, 10)])
-    rerolls = iter([6, 1])  # segment 10 again, then face 1 = segment 5
-    segments, log = place_actions([6, 6], die, lambda: next(rerolls))
+    # segment 10 again, then face 1 = segment 5
+    segments, log = place_actions([6, 6], die, rerolls(6, 1, sides=6))
     assert segments == [5, 10]
     assert log == [("reroll", 10, 5)]
 
@@ -84,6 +94,25 @@ def test_more_actions_than_segments_is_refused():
         place_actions([1, 2, 3, 4, 1], action_die(1, giant=True), no_reroll)
 
 
+def test_roll_action_segments_rolls_every_die_then_the_rerolls_from_one_stream():
+    # The clock's call: three d10 faces 9, 10, 10 in order; the second 10 has nothing open
+    # above it and is re-rolled from the same stream (10 again, then 2).
+    dice = Dice.from_faces([(9, 10), (10, 10), (10, 10), (10, 10), (2, 10)])
+    segments, faces, log = roll_action_segments(action_die(3), 3, dice)
+    assert (segments, faces, log) == ([2, 9, 10], [9, 10, 10], [("reroll", 10, 2)])
+    assert not dice._buffer
+
+
+def test_roll_action_segments_gives_a_giant_its_late_segments():
+    dice = Dice.from_faces([(2, 4)])  # one action: a d4, face 2 is segment 8
+    assert roll_action_segments(action_die(1, giant=True), 1, dice) == ([8], [2], [])
+
+
+def test_distinct_faces_keep_their_segments_without_rolling_more():
+    dice = Dice.from_faces([(4, 6), (1, 6)])  # a giant's 2d6: faces 4 and 1
+    assert roll_action_segments(action_die(2, giant=True), 2, dice) == ([5, 8], [4, 1], [])
+
+
 @given(
     actions=st.integers(1, 10),
     giant=st.booleans(),
@@ -93,8 +122,8 @@ def test_more_actions_than_segments_is_refused():
 )
 def test_segments_stay_in_the_die_range_one_per_segment(actions, giant, mode, share, combat):
     dice = Dice(7, combat)
-    segments, faces, _ = roll_action_segments(actions, dice, giant, mode, 2 if share else 1)
     die = action_die(actions, giant)
+    segments, faces, _ = roll_action_segments(die, actions, dice, mode, 2 if share else 1)
     assert len(segments) == actions == len(faces)
     assert all(die.first_segment <= s <= 10 for s in segments)
     assert all(1 <= f <= die.sides for f in faces)
@@ -140,6 +169,6 @@ def test_chance_of_an_action_on_segment_one_matches_exact_value(actions):
     trials = 20_000
     hits = 0
     for k in range(trials):
-        segments, _, _ = roll_action_segments(actions, Dice(2024, k))
+        segments, _, _ = roll_action_segments(action_die(actions), actions, Dice(2024, k))
         hits += segments[0] == 1
     assert within(hits, trials, exact)

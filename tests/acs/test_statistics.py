@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from sim.rules.acs.percentile import defense_chance, hit_chance
+from sim.rules.acs.percentile import defended_chance, defends, defense_chance, hit_chance, hits
 from sim.runner import trace_combat
 from sim.scenario.loader import scenario_from_dict
 from tests.conftest import acs_scenario, within
 
 
-def test_hit_chance_formula():
-    assert hit_chance(0, 50) == 0.51
-    assert hit_chance(25, 60) == 0.66
-    assert hit_chance(0, 101) == 0.0
-    assert hit_chance(100, 1) == 1.0
+def test_an_attack_hits_at_or_above_the_to_hit_number_and_a_defense_at_or_below_the_chance():
+    assert hits(50, 50) and not hits(49, 50)
+    assert defends(40, 40) and not defends(41, 40)
+
+
+def test_hit_chance_over_the_d100():
+    assert hit_chance(0, 50) == Fraction(51, 100)
+    assert hit_chance(25, 60) == Fraction(66, 100)
+    assert hit_chance(0, 101) == 0
+    assert hit_chance(100, 1) == 1
+    assert hit_chance(-10, 95) == 0  # needs 105 on the d100
 
 
 def test_defense_chance_drops_by_the_total_above_100():
@@ -24,15 +30,12 @@ def test_defense_chance_drops_by_the_total_above_100():
     assert defense_chance(40, 115, reduction=False) == 40
 
 
-def exact_rates(to_hit: int, bonus: int, defense: int) -> tuple[Fraction, Fraction]:
-    """P(hit) and P(hit and defended) for one attack on a defender able to defend."""
-    hit = defended = Fraction(0)
-    for roll in range(1, 101):
-        total = roll + bonus
-        if total >= to_hit:
-            hit += Fraction(1, 100)
-            defended += Fraction(1, 100) * Fraction(defense_chance(defense, total), 100)
-    return hit, defended
+def test_defended_chance_by_hand():
+    # to_hit 60, bonus 25: faces 35..100 hit (66 of them); totals 60..100 (faces 35..75)
+    # leave the chance at 40, totals 101..125 (faces 76..100) lower it to 39..15.
+    by_hand = Fraction(41 * 40 + sum(40 - excess for excess in range(1, 26)), 100 * 100)
+    assert defended_chance(25, 60, 40) == by_hand
+    assert defended_chance(25, 60, 40, reduction=False) == Fraction(66 * 40, 100 * 100)
 
 
 def test_simulated_hit_and_defense_rates_match_exact_values():
@@ -49,7 +52,7 @@ def test_simulated_hit_and_defense_rates_match_exact_values():
                 follow = trace[i + 1] if i + 1 < len(trace) else None
                 if follow is not None and follow.kind == "defense" and follow.data["success"]:
                     defended += 1
-    p_hit, p_defended = exact_rates(60, 25, 40)
+    p_hit, p_defended = hit_chance(25, 60), defended_chance(25, 60, 40)
     assert attacks > 5000
     assert within(hits, attacks, float(p_hit))
     assert within(defended, attacks, float(p_defended))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sim import simulate
-from sim.rules.acs.resolution import RESOLUTIONS
+from sim.rules import RESOLUTIONS
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
 from tests.conftest import SCENARIOS, scripted

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.api import simulate
 from sim.records import COMBATANT_COLUMNS
-from sim.rules.acs.resolution import RESOLUTIONS
+from sim.rules import RESOLUTIONS
 from sim.rules.target10.tests import success_chance
 from sim.runner import run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict

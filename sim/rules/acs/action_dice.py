@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import repeat
 
 from sim.dice import Dice
 
@@ -57,7 +58,7 @@ def action_die(actions: int, giant: bool = False) -> ActionDie:
 def place_actions(
     faces: list[int],
     die: ActionDie,
-    reroll: Callable[[], int],
+    roll: Callable[[int], int],
     duplicates: str = "slide",
     per_segment: int = 1,
 ) -> tuple[list[int], list[tuple[str, int, int]]]:
@@ -69,7 +70,8 @@ def place_actions(
     Args:
         faces: the faces rolled, in order.
         die: the action die they were rolled on.
-        reroll: rolls one more face of the same die (used when a die must be re-rolled).
+        roll: rolls one face of a die with the given number of sides (``Dice.roll``; used
+            only when a die must be re-rolled).
         duplicates: ``"slide"`` (next higher open segment in range, else re-roll) or
             ``"reroll"`` (re-roll until it lands on an open segment).
         per_segment: how many actions one segment may hold (2 with simultaneous actions).
@@ -80,8 +82,14 @@ def place_actions(
     Raises:
         ValueError: more actions than the die's segments can hold.
     """
-    if len(faces) > die.sides * per_segment:
-        raise ValueError(f"{len(faces)} actions do not fit on a d{die.sides}")
+    actions = len(faces)
+    if actions == 1 or len(set(faces)) == actions:
+        # No two dice on one segment (most seconds): every die keeps the segment it shows and
+        # nothing is re-rolled; the general placement below would give the same, only slower.
+        offset = die.offset
+        return sorted([face + offset for face in faces] if offset else faces), []
+    if actions > die.sides * per_segment:
+        raise ValueError(f"{actions} actions do not fit on a d{die.sides}")
     count: dict[int, int] = {}
     log: list[tuple[str, int, int]] = []
     last = die.offset + die.sides
@@ -103,7 +111,7 @@ def place_actions(
                     log.append(("slide", start, moved))
                     break
         while moved is None:
-            candidate = die.segment(reroll())
+            candidate = die.segment(roll(die.sides))
             if count.get(candidate, 0) < per_segment:
                 moved = candidate
                 log.append(("reroll", start, moved))
@@ -113,19 +121,26 @@ def place_actions(
 
 
 def roll_action_segments(
+    die: ActionDie,
     actions: int,
     dice: Dice,
-    giant: bool = False,
     duplicates: str = "slide",
     per_segment: int = 1,
 ) -> tuple[list[int], list[int], list[tuple[str, int, int]]]:
-    """Roll a combatant's action dice for one second.
+    """Roll a combatant's action dice for one second and place them (what the ACS clock calls).
+
+    Args:
+        die: the combatant's action die (:func:`action_die`).
+        actions: actions this second: one die each, rolled in order on ``dice``.
+        dice: the combat's stream; a duplicate's re-rolls come from it too, after all faces.
+        duplicates: ``"slide"`` or ``"reroll"`` (see :func:`place_actions`).
+        per_segment: how many actions one segment may hold.
 
     Returns:
         The segments (sorted), the faces first rolled, and the log of duplicate moves.
     """
-    die = action_die(actions, giant)
+    roll = dice.roll
     sides = die.sides
-    faces = [dice.roll(sides) for _ in range(actions)]
-    segments, log = place_actions(faces, die, lambda: dice.roll(sides), duplicates, per_segment)
+    faces = list(map(roll, repeat(sides, actions)))
+    segments, log = place_actions(faces, die, roll, duplicates, per_segment)
     return segments, faces, log

@@ -35,9 +35,13 @@ def ambition_order(
 
     Returns:
         The positions in acting order (the first is the ambition winner), and for each position
-        the list of pure roll-off results it rolled (empty when it was never tied).
+        the list of pure roll-off results it rolled (empty when it was never tied; read them,
+        never append to them: without a tie every position shares one empty list).
     """
     n = len(totals)
+    if len(set(totals)) == n:
+        # Nobody tied (most seconds): the totals alone give the order; no roll-off is rolled.
+        return sorted(range(n), key=totals.__getitem__, reverse=True), [[]] * n
     rolloffs: list[list[int]] = [[] for _ in range(n)]
     second = keys if keys is not None else [0] * n
     ranked = sorted(range(n), key=lambda i: (-totals[i], -second[i], i))

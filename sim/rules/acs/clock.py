@@ -18,18 +18,19 @@ Three for the hybrids), which reports whether the defender rolled a defense.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass
-from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, cast
 
-from simpy import Interrupt
-from simpy.events import NORMAL
+from simpy import Interrupt, Process
+from simpy.events import NORMAL, Event
 
 from sim.combatant import Fighter
 from sim.engine import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp
-from sim.rules.acs.action_dice import SEGMENTS, ActionDie, action_die, place_actions
+from sim.rules.acs.action_dice import SEGMENTS, ActionDie, action_die, roll_action_segments
 from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
-from sim.tactics import TARGETS, pick_target
+from sim.rules.acs.resolution import Resolution, StateT, StatsT
+from sim.tactics import TARGETS, TargetChoice, pick_target
 
 if TYPE_CHECKING:
     from sim.rules.acs.models import AcsClockOptions, AcsTiming
@@ -84,8 +85,12 @@ class Timing:
         )
 
 
-class AcsFighter(Fighter):
-    """A combatant on the ACS clock: its timing stats and this second's plan."""
+class AcsFighter(Fighter, Generic[StatsT, StateT]):
+    """A combatant on the ACS clock: timing stats, this second's plan, its resolution's data.
+
+    ``stats`` are the resolution's hot-path numbers (:meth:`Resolution.stats`); ``state`` is what
+    the resolution keeps of it during one combat, set by the resolution's ``begin``.
+    """
 
     __slots__ = (
         "action_dice",
@@ -114,8 +119,15 @@ class AcsFighter(Fighter):
         "winner",
     )
 
+    #: The resolution's state of this combatant in this combat, set by its ``begin``.
+    state: StateT
+    #: Its SimPy process, set when the clock starts.
+    proc: Process
+    #: Whom it attacks: an ACS fighter like itself.
+    target: AcsFighter[StatsT, StateT] | None
+
     def __init__(
-        self, name: str, side: int, index: int, hp: int, timing: Timing, stats: Any
+        self, name: str, side: int, index: int, hp: int, timing: Timing, stats: StatsT
     ) -> None:
         super().__init__(name, side, index, hp)
         self.actions: int = timing.actions
@@ -125,47 +137,51 @@ class AcsFighter(Fighter):
         self.action_dice = timing.action_dice
         self.attack_segments: int = timing.attack_segments
         self.per_segment = timing.per_segment
-        self.choose = TARGETS[timing.target]
+        self.choose: TargetChoice = TARGETS[timing.target]
         self.each_action = timing.each_action
         self.defend: str = timing.defend
         self.ready_last: bool = timing.ready_last_action
         self.prepared: bool = timing.prepared
-        self.stats = stats
-        self.state: Any = None
+        self.stats: StatsT = stats
         self.plan: list[int] = []
-        self.t0 = 0
+        self.t0: float = 0
         self.rank = 0
         self.free = False
         self.winner = False
-        self.busy_end = -1
-        self.def_t = -1
+        self.busy_end: float = -1
+        self.def_t: float = -1
         self.def_used = 0
         self.version = 0
-        self.proc = None
 
 
-class AcsClock:
+class AcsClock(Generic[StatsT, StateT]):
     """Runs one combat second by second.
 
     Args:
         combat: the fight.
-        options: the ACS clock options.
+        options: the scenario's options: the clock's and the resolution's, merged into one
+            model (the resolution reads its own from ``clock.options``).
         resolution: what resolves an attack (see :mod:`sim.rules.acs.resolution`).
-        resolution_options: the resolution's own options.
     """
 
+    #: The event that starts the next second (the seconds process's own wake-up); set by the
+    #: seconds process, which SimPy runs before any combatant's.
+    next_second: Event
+
     def __init__(
-        self, combat: Combat, options: AcsClockOptions, resolution: Any, resolution_options: Any
+        self,
+        combat: Combat[AcsFighter[StatsT, StateT]],
+        options: AcsClockOptions,
+        resolution: Resolution[StatsT, StateT],
     ) -> None:
         self.combat = combat
         self.env = combat.env
         self.dice = combat.dice
         self.options = options
+        #: The same merged options, under the name the hybrids read them by.
+        self.resolution_options: Any = options
         self.resolution = resolution
-        self.resolution_options = resolution_options
         self.second = 0
-        #: The event that starts the next second (the seconds process's own wake-up).
-        self.next_second: Any = None
         self.limit_segments = combat.time_limit_s * SEGMENTS_PER_SECOND
         # Plain copies of the options read every second or on every action.
         self._extra_defense = 1 if options.winner_extra_defense else 0
@@ -177,15 +193,27 @@ class AcsClock:
         self._tracing = combat.trace is not None
 
     def start(self) -> None:
-        """Start the seconds process and one process per combatant."""
+        """Set up the resolution's state, then start the seconds and one process per combatant."""
+        self._begin()
         env = self.env
         env.process(self._seconds())
         for fighter in self.combat.fighters:
             fighter.proc = env.process(self._fighter(fighter))
 
+    def _begin(self) -> None:
+        # Until the Target 10 and Prop. Three resolutions declare ``begin`` (on their own
+        # branches), they set themselves up lazily on a state of None. Remove this fallback
+        # when they land: ``self.resolution.begin(self)`` is then all there is.
+        begin = getattr(self.resolution, "begin", None)
+        if begin is None:
+            for fighter in self.combat.fighters:
+                fighter.state = cast(Any, None)
+        else:
+            begin(self)
+
     # -- seconds ---------------------------------------------------------------------------------
 
-    def _seconds(self):
+    def _seconds(self) -> Generator[Event, Any, None]:
         # Combatants with nothing left to do this second wait on this process's own timeout:
         # it was yielded here first, so SimPy resumes this process (which rolls the new second)
         # before any of them.
@@ -208,7 +236,7 @@ class AcsClock:
         roll = dice.roll
         combat = self.combat
         bonus = self._prepared_bonus
-        able: list[AcsFighter] = []
+        able: list[AcsFighter[StatsT, StateT]] = []
         totals: list[int] = []
         for f in combat.fighters:
             if f.out is None:
@@ -217,14 +245,8 @@ class AcsClock:
                 # ready and aimed at its target as this second starts.
                 ready = f.prepared or f.busy_end >= 0
                 totals.append(roll(AMBITION_DIE) + f.ambition_bonus + (bonus if ready else 0))
-        n = len(totals)
-        if len(set(totals)) == n:
-            # Nobody tied (most seconds): the totals alone give the order; no roll-off is rolled.
-            order = sorted(range(n), key=totals.__getitem__, reverse=True)
-            rolloffs = None
-        else:
-            keys = [f.ambition_bonus for f in able] if self._bonus_ties else None
-            order, rolloffs = ambition_order(totals, dice, keys)
+        keys = [f.ambition_bonus for f in able] if self._bonus_ties else None
+        order, rolloffs = ambition_order(totals, dice, keys)
         for rank, position in enumerate(order):
             able[position].rank = rank
         winner = able[order[0]]
@@ -232,19 +254,9 @@ class AcsClock:
         duplicates = self._duplicates
         tracing = combat.trace is not None
         for position, fighter in enumerate(able):
-            faces = list(map(roll, fighter.action_dice))
-            actions = len(faces)
-            if actions == 1 or len(set(faces)) == actions:
-                # No two dice on one segment (most seconds): each die keeps its segment, as
-                # place_actions would give, and nothing more is rolled.
-                offset = fighter.die.offset
-                segments = sorted([f + offset for f in faces] if offset else faces)
-                moves = []
-            else:
-                die = fighter.die
-                segments, moves = place_actions(
-                    faces, die, partial(roll, die.sides), duplicates, fighter.per_segment
-                )
+            segments, faces, moves = roll_action_segments(
+                fighter.die, fighter.actions, dice, duplicates, fighter.per_segment
+            )
             busy_end = fighter.busy_end
             if tracing:
                 ready = fighter.prepared or busy_end >= 0
@@ -270,7 +282,7 @@ class AcsClock:
                     bonus=fighter.ambition_bonus,
                     prepared=ready,
                     total=total,
-                    rolloffs=rolloffs[position] if rolloffs else [],
+                    rolloffs=list(rolloffs[position]),
                     rank=fighter.rank + 1,
                     winner=fighter is winner,
                     faces=faces,
@@ -280,7 +292,7 @@ class AcsClock:
 
     # -- combatants ------------------------------------------------------------------------------
 
-    def _fighter(self, me: AcsFighter):
+    def _fighter(self, me: AcsFighter[StatsT, StateT]) -> Generator[Event, Any, None]:
         """A combatant's process: sleep until its next action, act, repeat."""
         env = self.env
         combat = self.combat
@@ -333,7 +345,7 @@ class AcsClock:
                 me.busy_end = -1
                 self._resolve(me, completing=True)
 
-    def _act(self, me: AcsFighter, free: bool) -> None:
+    def _act(self, me: AcsFighter[StatsT, StateT], free: bool) -> None:
         """Take one action: ready and aim, start a multi-segment attack, or attack now."""
         me.actions_taken += 1
         if me.ready_last and not free and not me.plan:
@@ -364,16 +376,25 @@ class AcsClock:
             return
         self._resolve(me, free)
 
-    def _target(self, me: AcsFighter) -> Fighter | None:
+    def _target(self, me: AcsFighter[StatsT, StateT]) -> AcsFighter[StatsT, StateT] | None:
         target = me.target
         if target is not None and target.out is None and not me.each_action:
             return target  # what pick_target keeps, without listing everyone
         combat = self.combat
-        return pick_target(
-            me, combat.enemies(me), combat.allies(me), combat.dice, me.choose, me.each_action
+        # pick_target takes lists of plain fighters and returns one of them: ours are ACS ones.
+        chosen = pick_target(
+            me,
+            cast("list[Fighter]", combat.enemies(me)),
+            cast("list[Fighter]", combat.allies(me)),
+            combat.dice,
+            me.choose,
+            me.each_action,
         )
+        return cast("AcsFighter[StatsT, StateT] | None", chosen)
 
-    def _resolve(self, me: AcsFighter, free: bool = False, completing: bool = False) -> None:
+    def _resolve(
+        self, me: AcsFighter[StatsT, StateT], free: bool = False, completing: bool = False
+    ) -> None:
         """Resolve an attack now (a one-segment action, or a long one completing)."""
         target = me.target
         if target is None or target.out is not None or me.each_action:
@@ -389,11 +410,11 @@ class AcsClock:
 
     # -- defenses --------------------------------------------------------------------------------
 
-    def segment_now(self, fighter: AcsFighter) -> int:
+    def segment_now(self, fighter: AcsFighter[StatsT, StateT]) -> int:
         """The segment (1..10) of the current second."""
         return int(self.env._now - fighter.t0) + 1
 
-    def can_defend(self, target: AcsFighter) -> bool:
+    def can_defend(self, target: AcsFighter[StatsT, StateT]) -> bool:
         """Whether ``target`` has a defensive action left in this segment and wants to use it."""
         if target.out is not None:
             return False
@@ -414,7 +435,7 @@ class AcsClock:
                 return False
         return True
 
-    def defended(self, target: AcsFighter) -> None:
+    def defended(self, target: AcsFighter[StatsT, StateT]) -> None:
         """Book-keep a defense roll: a defensive action used, an action lost, a disruption."""
         target.def_used += 1
         target.defenses += 1

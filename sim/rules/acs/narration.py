@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sim.engine import TraceEvent
+from sim.engine import SEGMENTS_PER_SECOND, TraceEvent
+
+
+def segment_label(t: float) -> str:
+    """``second 2, segment 7`` for simulation time ``t`` (in segments): the replay's headings."""
+    second, segment = divmod(int(t), SEGMENTS_PER_SECOND)
+    return f"second {second + 1}, segment {segment + 1}"
 
 
 def _ambition(e: TraceEvent) -> str:

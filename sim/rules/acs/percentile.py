@@ -10,6 +10,7 @@ the game) is a dice roll against hit points; at 0 the combatant is out.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from sim.dice import DiceExpr
@@ -19,37 +20,67 @@ from sim.rules.acs.narration import PERCENTILE_NARRATION
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
 
+#: The faces of the percentile dice (ACS "To Hit": "rolled on percentile dice").
+D100 = 100
 
-def hits(roll: int, attack_bonus: int, to_hit: int) -> bool:
-    """Whether a d100 ``roll`` plus ``attack_bonus`` reaches ``to_hit``."""
-    return roll + attack_bonus >= to_hit
+
+def hits(total: int, to_hit: int) -> bool:
+    """Whether an attack total (d100 plus the attack bonus) reaches the to-hit number."""
+    return total >= to_hit
 
 
 def defense_chance(defense: int, attack_total: int, reduction: bool = True) -> int:
     """The defender's chance after an attack total above 100 has lowered it (never below 0)."""
-    if reduction and attack_total > 100:
-        defense -= attack_total - 100
+    if reduction and attack_total > D100:
+        defense -= attack_total - D100
     return max(defense, 0)
 
 
-def hit_chance(attack_bonus: int, to_hit: int) -> float:
-    """Exact chance that d100 + ``attack_bonus`` reaches ``to_hit``."""
-    need = to_hit - attack_bonus
-    return min(max(101 - need, 0), 100) / 100
+def defends(roll: int, chance: int) -> bool:
+    """Whether a d100 defense roll succeeds: at or below the chance (ACS "Defenses")."""
+    return roll <= chance
+
+
+def hit_chance(attack_bonus: int, to_hit: int) -> Fraction:
+    """Exact chance that an attack hits: :func:`hits` over every face of the d100."""
+    return sum(
+        (Fraction(1, D100) for face in range(1, D100 + 1) if hits(face + attack_bonus, to_hit)),
+        Fraction(0),
+    )
+
+
+def defended_chance(
+    attack_bonus: int, to_hit: int, defense: int, reduction: bool = True
+) -> Fraction:
+    """Exact chance that an attack hits and a defender able to defend then defends.
+
+    Built from the functions an attack calls (:func:`hits`, :func:`defense_chance`,
+    :func:`defends`) over every face of both d100 rolls.
+    """
+    total = Fraction(0)
+    for face in range(1, D100 + 1):
+        attack_total = face + attack_bonus
+        if hits(attack_total, to_hit):
+            chance = defense_chance(defense, attack_total, reduction)
+            held = sum(1 for roll in range(1, D100 + 1) if defends(roll, chance))
+            total += Fraction(held, D100 * D100)
+    return total
 
 
 @dataclass(frozen=True, slots=True)
 class PercentileStats:
-    """The hot-path copy of a percentile combatant's stats."""
+    """The hot-path copy of a percentile combatant's stats (and of the option it reads)."""
 
     to_hit: int
     attack_bonus: int
     defense: int
     damage: DiceExpr
+    #: ``defense_reduction``: the attacker's total above 100 lowers the defense chance.
+    reduction: bool
 
 
 class Percentile:
-    """The ``percentile`` resolution of the ACS clock."""
+    """The ``percentile`` resolution of the ACS clock (no per-fighter state)."""
 
     name = "percentile"
     narration = PERCENTILE_NARRATION
@@ -59,20 +90,31 @@ class Percentile:
     def stats(self, model: PercentileCombatant, options: PercentileOptions) -> PercentileStats:
         """Plain stats for the hot path."""
         return PercentileStats(
-            model.to_hit, model.attack_bonus, model.defense, DiceExpr.parse(model.damage)
+            to_hit=model.to_hit,
+            attack_bonus=model.attack_bonus,
+            defense=model.defense,
+            damage=DiceExpr.parse(model.damage),
+            reduction=options.defense_reduction,
         )
 
+    def begin(self, clock: AcsClock[PercentileStats, None]) -> None:
+        """Nothing to set up: a percentile combatant carries no state between attacks."""
+
     def attack(
-        self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter, can_defend: bool
+        self,
+        clock: AcsClock[PercentileStats, None],
+        attacker: AcsFighter[PercentileStats, None],
+        target: AcsFighter[PercentileStats, None],
+        can_defend: bool,
     ) -> bool:
         """Resolve one attack; True when the target rolled a defense."""
         combat = clock.combat
         tracing = combat.trace is not None
         dice = clock.dice
         mine = attacker.stats
-        roll = dice.roll(100)
+        roll = dice.roll(D100)
         total = roll + mine.attack_bonus
-        hit = total >= mine.to_hit
+        hit = hits(total, mine.to_hit)
         if tracing:
             combat.emit(
                 "attack", attacker, target, roll=roll, total=total, need=mine.to_hit, hit=hit
@@ -80,11 +122,9 @@ class Percentile:
         if not hit:
             return False
         if can_defend:
-            chance = target.stats.defense
-            if total > 100:
-                chance = defense_chance(chance, total, clock.resolution_options.defense_reduction)
-            defense_roll = dice.roll(100)
-            held = defense_roll <= chance
+            chance = defense_chance(target.stats.defense, total, mine.reduction)
+            defense_roll = dice.roll(D100)
+            held = defends(defense_roll, chance)
             if tracing:
                 combat.emit(
                     "defense", target, attacker, roll=defense_roll, chance=chance, success=held
@@ -95,3 +135,7 @@ class Percentile:
         attacker.hits += 1
         combat.damage(attacker, target, mine.damage.roll(dice))
         return can_defend
+
+
+#: The ``percentile`` resolution, offered by the ACS rule system.
+PERCENTILE = Percentile()

@@ -1,43 +1,73 @@
-"""Resolutions on the ACS clock, by the name the ``resolution`` option uses.
+"""What resolves an attack on the ACS clock: the :class:`Resolution` protocol.
 
 ACS is "a timing framework to be modified to fit each game's mechanics": the clock decides who
 acts when, a resolution decides what an attack does. A resolution brings its own rule options
 and stat-block model (which must include :class:`~sim.rules.acs.models.AcsTiming`), makes plain
-hot-path stats from a validated stat block, and resolves one attack, telling the clock whether
-the defender rolled a defense (which may cost it an action or disrupt a long one).
+hot-path stats from a validated stat block, sets up each combat's shared state once before the
+first second (:meth:`Resolution.begin`), and resolves one attack, telling the clock whether the
+defender rolled a defense (which may cost it an action or disrupt a long one).
+
+Resolutions are not listed here. Each rule package offers its own on its rule system
+(``RuleSystem.resolutions``: ACS ``percentile``, Target 10 ``target10``, Proposition Three
+``prop3``, and any plug-in's), and the registry (:mod:`sim.rules.registry`) collects them and
+hands the table to the ACS rule system; ACS imports no other rule system.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from sim.rules.acs.percentile import Percentile
-from sim.rules.prop3.hybrid import Prop3Resolution
-from sim.rules.target10.hybrid import TARGET10_RESOLUTION
+from sim.engine import TraceEvent
+
+if TYPE_CHECKING:
+    from sim.rules.acs.clock import AcsClock, AcsFighter
+
+#: A resolution's hot-path stats of one combatant (``AcsFighter.stats``).
+StatsT = TypeVar("StatsT")
+#: A resolution's per-combat state of one combatant (``AcsFighter.state``), set by ``begin``.
+StateT = TypeVar("StateT")
 
 
-class Resolution(Protocol):
+class Resolution(Protocol[StatsT, StateT]):
     """What the ACS clock asks of a resolution."""
 
-    name: str
-    options_model: type[BaseModel]
-    combatant_model: type[BaseModel]
-    #: Sentences for the events the resolution emits (for ``combatsim replay``).
-    narration: Mapping[str, Callable[[Any], str]]
+    @property
+    def name(self) -> str:
+        """The name the ``resolution`` option uses."""
 
-    def stats(self, model: Any, options: Any) -> Any:
-        """Plain hot-path stats from a validated stat block."""
+    @property
+    def options_model(self) -> type[BaseModel]:
+        """The resolution's own rule options, merged with the clock's into the scenario's.
 
-    def attack(self, clock: Any, attacker: Any, target: Any, can_defend: bool) -> bool:
+        Derived from its rule system's own option models, never a copy of their fields.
+        """
+
+    @property
+    def combatant_model(self) -> type[BaseModel]:
+        """A combatant's stat block: the ACS timing fields plus the resolution's own."""
+
+    @property
+    def narration(self) -> Mapping[str, Callable[[TraceEvent], str]]:
+        """Sentences for the events the resolution emits (for ``combatsim replay``)."""
+
+    def stats(self, model: Any, options: Any) -> StatsT:
+        """Plain hot-path stats from a validated stat block under the merged options."""
+
+    def begin(self, clock: AcsClock[StatsT, StateT]) -> None:
+        """Set up one combat: called once after the fighters are spawned, before the first second.
+
+        It gives every fighter its starting ``state`` (luck points, a body) and builds whatever
+        the combat shares, so that :meth:`attack` never sets anything up lazily.
+        """
+
+    def attack(
+        self,
+        clock: AcsClock[StatsT, StateT],
+        attacker: AcsFighter[StatsT, StateT],
+        target: AcsFighter[StatsT, StateT],
+        can_defend: bool,
+    ) -> bool:
         """Resolve one attack; True when the target rolled a defense."""
-
-
-#: The resolutions, by name.
-RESOLUTIONS: dict[str, Resolution] = {
-    "percentile": Percentile(),
-    "target10": TARGET10_RESOLUTION,
-    "prop3": Prop3Resolution(),
-}

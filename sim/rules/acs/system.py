@@ -1,98 +1,167 @@
-"""The Ambition Combat System as a rule system of the engine.
+"""The Ambition Combat System as a rule system of the engine (``rules: acs``).
 
 Binds the ACS clock (:mod:`sim.rules.acs.clock`) to a resolution chosen by the ``resolution``
 option (:mod:`sim.rules.acs.resolution`): the combatant model is the resolution's, which carries
 the ACS timing fields; the options are the clock's plus the resolution's.
+
+ACS offers one resolution of its own (``percentile``); the others come from the rule packages
+that offer them (``RuleSystem.resolutions``). The table of every resolution is handed to the ACS
+rule system when the registry builds it (:mod:`sim.rules.registry`) and read only when a scenario
+is validated or prepared, so ACS imports no other rule system and a plug-in's resolution is
+found like a built-in one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic
 
 from pydantic import BaseModel, create_model, field_validator
 
 from sim.dice import Dice, DiceExpr
-from sim.engine import Combat
+from sim.engine import Combat, TraceEvent
+from sim.errors import Problem
 from sim.rules.acs.clock import AcsClock, AcsFighter, Timing
-from sim.rules.acs.models import AcsClockOptions
-from sim.rules.acs.narration import CLOCK_NARRATION
-from sim.rules.acs.resolution import RESOLUTIONS
-from sim.scenario.problems import Problem
-from sim.scenario.schema import Scenario
+from sim.rules.acs.models import AcsClockOptions, AcsTiming
+from sim.rules.acs.narration import CLOCK_NARRATION, segment_label
+from sim.rules.acs.percentile import PERCENTILE
+from sim.rules.acs.resolution import Resolution, StateT, StatsT
+from sim.rules.base import ScenarioView
+
+#: The resolution of a scenario that names none.
+DEFAULT_RESOLUTION = "percentile"
 
 
-class _Options(AcsClockOptions):
-    @field_validator("resolution")
-    @classmethod
-    def _known_resolution(cls, value: str) -> str:
-        if value not in RESOLUTIONS:
-            raise ValueError(f"one of {', '.join(RESOLUTIONS)}")
-        return value
+@dataclass(frozen=True, slots=True)
+class RosterEntry(Generic[StatsT]):
+    """One combatant of a prepared ACS scenario: what each combat spawns it from."""
+
+    name: str
+    side: int
+    hp: DiceExpr
+    timing: Timing
+    stats: StatsT
 
 
-class AcsPrepared:
+class AcsPrepared(Generic[StatsT, StateT]):
     """An ACS scenario ready to play combat after combat."""
 
-    def __init__(self, scenario: Scenario) -> None:
-        options = scenario.options
+    def __init__(
+        self,
+        options: AcsClockOptions,
+        resolution: Resolution[StatsT, StateT],
+        scenario: ScenarioView,
+    ) -> None:
         self.options = options
-        self.resolution = RESOLUTIONS[options.resolution]
-        self.time_limit_s = scenario.time_limit_s
-        self.roster = [
-            (
-                spec.name,
-                spec.side,
-                DiceExpr.parse(spec.stats.hp),
-                Timing.of(spec.stats, options),
-                self.resolution.stats(spec.stats, options),
+        self.resolution = resolution
+        self.roster: list[RosterEntry[StatsT]] = []
+        for spec in scenario.combatants:
+            model = spec.stats
+            if not isinstance(model, AcsTiming):
+                raise TypeError(f"{spec.name}: a stat block of {resolution.name}, not {model!r}")
+            self.roster.append(
+                RosterEntry(
+                    name=spec.name,
+                    side=spec.side,
+                    hp=DiceExpr.parse(model.hp),
+                    timing=Timing.of(model, options),
+                    stats=resolution.stats(model, options),
+                )
             )
-            for spec in scenario.combatants
-        ]
 
-    def spawn(self, dice: Dice) -> list[AcsFighter]:
+    def spawn(self, dice: Dice) -> list[AcsFighter[StatsT, StateT]]:
         """Fresh fighters, hit point dice rolled in scenario order."""
         return [
-            AcsFighter(name, side, index, hp.roll(dice), timing, stats)
-            for index, (name, side, hp, timing, stats) in enumerate(self.roster)
+            AcsFighter(
+                entry.name, entry.side, index, entry.hp.roll(dice), entry.timing, entry.stats
+            )
+            for index, entry in enumerate(self.roster)
         ]
 
-    def start(self, combat: Combat) -> None:
-        """Start the seconds and the combatants' processes."""
-        AcsClock(combat, self.options, self.resolution, self.options).start()
+    def start(self, combat: Combat[AcsFighter[StatsT, StateT]]) -> None:
+        """Start the seconds and the combatants' processes (the resolution's ``begin`` first)."""
+        AcsClock(combat, self.options, self.resolution).start()
 
 
 class AcsSystem:
-    """``rules: acs``: the ACS clock with a resolution (percentile by default)."""
+    """``rules: acs``: the ACS clock with a resolution (percentile by default).
+
+    Args:
+        table: every resolution on offer, by name: the registry's, a view read late (when a
+            scenario is validated or prepared, so after the plug-ins are loaded).
+    """
 
     name = "acs"
     title = "The Ambition Combat System"
     default_time_limit_s = 60.0
+    #: The resolutions ACS itself offers.
+    resolutions: Mapping[str, Resolution[Any, Any]] = {PERCENTILE.name: PERCENTILE}
+
+    def __init__(self, table: Mapping[str, Resolution[Any, Any]]) -> None:
+        self._table = table
+        self._models: dict[tuple[tuple[str, ...], str | None], type[BaseModel]] = {}
 
     def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
-        """The clock's options plus those of the resolution the raw options name."""
-        resolution = RESOLUTIONS.get(raw.get("resolution", "percentile"))
-        if resolution is None:
-            return _Options
-        return create_model(
-            f"AcsOptions_{resolution.name}", __base__=(_Options, resolution.options_model)
-        )
+        """The clock's options plus those of the resolution the raw options name.
 
-    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
+        An unknown resolution gives the clock's options alone, whose ``resolution`` field then
+        says which names exist.
+        """
+        table = self._table
+        name = raw.get("resolution", DEFAULT_RESOLUTION)
+        chosen = table.get(name) if isinstance(name, str) else None
+        key = (tuple(table), chosen.name if chosen is not None else None)
+        model = self._models.get(key)
+        if model is None:
+            model = self._models[key] = _options_model(key[0], chosen)
+        return model
+
+    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[TraceEvent], str]]:
         """The clock's sentences and those of the resolution in use."""
-        return {**CLOCK_NARRATION, **RESOLUTIONS[options.resolution].narration}
+        return {**CLOCK_NARRATION, **self._resolution(options).narration}
+
+    def time_label(self, t: float) -> str:
+        """``second 2, segment 7`` for simulation time ``t`` (in segments)."""
+        return segment_label(t)
 
     def combatant_model(self, options: BaseModel) -> type[BaseModel]:
         """The stat block of the chosen resolution (it includes the ACS timing fields)."""
-        return RESOLUTIONS[options.resolution].combatant_model
+        return self._resolution(options).combatant_model
 
-    def check(self, scenario: Scenario) -> list[Problem]:
+    def check(self, scenario: ScenarioView) -> list[Problem]:
         """No cross-field rules beyond the models' own for ACS."""
         return []
 
-    def prepare(self, scenario: Scenario) -> AcsPrepared:
+    def prepare(self, scenario: ScenarioView) -> AcsPrepared[Any, Any]:
         """Plain objects for the hot path."""
-        return AcsPrepared(scenario)
+        options = _clock_options(scenario.options)
+        return AcsPrepared(options, self._resolution(options), scenario)
+
+    def _resolution(self, options: BaseModel) -> Resolution[Any, Any]:
+        return self._table[_clock_options(options).resolution]
 
 
-ACS = AcsSystem()
+def _clock_options(options: BaseModel) -> AcsClockOptions:
+    if not isinstance(options, AcsClockOptions):
+        raise TypeError(f"ACS options expected, not {type(options).__name__}")
+    return options
+
+
+def _options_model(
+    known: tuple[str, ...], resolution: Resolution[Any, Any] | None
+) -> type[BaseModel]:
+    """The clock's options, refusing a resolution not in ``known``, plus ``resolution``'s own."""
+
+    def known_resolution(cls: type[BaseModel], value: str) -> str:
+        if value not in known:
+            raise ValueError(f"one of {', '.join(known)}")
+        return value
+
+    validators: dict[str, Any] = {
+        "_known_resolution": field_validator("resolution")(known_resolution)
+    }
+    if resolution is None:
+        return create_model("AcsOptions", __base__=AcsClockOptions, __validators__=validators)
+    bases: tuple[type[BaseModel], ...] = (AcsClockOptions, resolution.options_model)
+    return create_model(f"AcsOptions_{resolution.name}", __base__=bases, __validators__=validators)

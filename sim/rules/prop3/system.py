@@ -14,12 +14,13 @@ from pydantic import BaseModel
 
 from sim.dice import Dice
 from sim.engine import Combat
+from sim.errors import Problem
+from sim.rules.base import ScenarioView as Scenario
 from sim.rules.prop3.character import P3Fighter, Profile
+from sim.rules.prop3.hybrid import Prop3Resolution
 from sim.rules.prop3.models import Prop3Combatant, Prop3Options, Rules
 from sim.rules.prop3.narration import NARRATION, time_label
 from sim.rules.prop3.round import Rounds
-from sim.scenario.problems import Problem
-from sim.scenario.schema import Scenario
 
 _DEFENSE_NEEDS = {
     "block": "a shield or a two-handed weapon",
@@ -109,6 +110,7 @@ class Prop3System:
     name = "prop3"
     title = "Combat Proposition Three"
     default_time_limit_s = 600.0
+    resolutions: Mapping[str, Prop3Resolution] = {"prop3": Prop3Resolution()}
 
     def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
         """Sentences for the events of its rounds."""

@@ -14,14 +14,15 @@ from pydantic import BaseModel
 
 from sim.dice import Dice, DiceExpr
 from sim.engine import Combat
+from sim.errors import Problem
+from sim.rules.base import ScenarioView as Scenario
 from sim.rules.target10.combatant import Stats, T10Fighter
 from sim.rules.target10.extended import TesterFighter, TestPlay, tester_values
+from sim.rules.target10.hybrid import TARGET10_RESOLUTION, Target10Resolution
 from sim.rules.target10.luck import luck_cap
 from sim.rules.target10.models import Combatant, CombatOptions, Tester, TestOptions
 from sim.rules.target10.narration import NARRATION, time_label
 from sim.rules.target10.round import RoundRules, Rounds
-from sim.scenario.problems import Problem
-from sim.scenario.schema import Scenario
 
 
 class Target10Prepared:
@@ -88,6 +89,7 @@ class Target10System:
     name = "target10"
     title = "Target 10"
     default_time_limit_s = 3600.0
+    resolutions: Mapping[str, Target10Resolution] = {"target10": TARGET10_RESOLUTION}
 
     def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
         """Sentences for the events of its rounds."""
