@@ -395,6 +395,7 @@ def replay(scenario: Path, index: int, seed: int | None) -> None:
     "scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
+@handles_bad_input
 def validate(scenarios: tuple[Path, ...], as_json: bool) -> None:
     """Check scenario files and explain every problem in them."""
     report = {str(path): validate_file(path) for path in scenarios}

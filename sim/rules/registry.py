@@ -108,6 +108,7 @@ class RuleRegistry(Mapping[str, RuleSystem]):
         self.group = group
         self._discover = discover or _entry_points
         self._loaded: _Loaded | None = None
+        self._building = False
         #: Every resolution on offer, by the name ACS's ``resolution`` option uses.
         self.resolutions: Mapping[str, Resolution[Any, Any]] = _Resolutions(self)
 
@@ -130,7 +131,16 @@ class RuleRegistry(Mapping[str, RuleSystem]):
 
     def _load(self) -> _Loaded:
         if self._loaded is None:
-            self._loaded = self._build()
+            if self._building:
+                raise PluginError(
+                    "a rule system plug-in reads the table of rule systems while it is being "
+                    "imported; it may read it only once loaded (in its methods)"
+                )
+            self._building = True
+            try:
+                self._loaded = self._build()
+            finally:
+                self._building = False
         return self._loaded
 
     def _build(self) -> _Loaded:

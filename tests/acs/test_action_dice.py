@@ -132,6 +132,34 @@ def test_segments_stay_in_the_die_range_one_per_segment(actions, giant, mode, sh
     assert segments == sorted(segments)
 
 
+@given(
+    faces=st.lists(st.integers(1, 10), min_size=1, max_size=10),
+    giant=st.booleans(),
+    mode=st.sampled_from(["slide", "reroll"]),
+    share=st.booleans(),
+    combat=st.integers(0, 10_000),
+)
+def test_roll_action_segments_places_its_faces_as_place_actions_does(
+    faces, giant, mode, share, combat
+):
+    # Whatever shortcut roll_action_segments takes when no two dice share a segment, the
+    # segments are those place_actions gives for the same faces and the same re-rolls.
+    die = action_die(len(faces), giant)
+    faces = [(face - 1) % die.sides + 1 for face in faces]
+    per_segment = 2 if share else 1
+    if len(faces) > die.sides * per_segment:
+        return
+    script = [(face, die.sides) for face in faces]
+    tail = Dice(11, combat)
+    rerolls = [(tail.roll(die.sides), die.sides) for _ in range(200)]
+    got = roll_action_segments(
+        die, len(faces), Dice.from_faces(script + rerolls), mode, per_segment
+    )
+    again = Dice.from_faces(rerolls)
+    want = place_actions(faces, die, again.roll, mode, per_segment)
+    assert got == (want[0], faces, want[1])
+
+
 def exact_segment_one_chance(actions: int) -> float:
     """Brute force over every face combination, re-rolls uniform over the open segments."""
     total = 0.0

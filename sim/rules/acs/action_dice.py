@@ -82,14 +82,8 @@ def place_actions(
     Raises:
         ValueError: more actions than the die's segments can hold.
     """
-    actions = len(faces)
-    if actions == 1 or len(set(faces)) == actions:
-        # No two dice on one segment (most seconds): every die keeps the segment it shows and
-        # nothing is re-rolled; the general placement below would give the same, only slower.
-        offset = die.offset
-        return sorted([face + offset for face in faces] if offset else faces), []
-    if actions > die.sides * per_segment:
-        raise ValueError(f"{actions} actions do not fit on a d{die.sides}")
+    if len(faces) > die.sides * per_segment:
+        raise ValueError(f"{len(faces)} actions do not fit on a d{die.sides}")
     count: dict[int, int] = {}
     log: list[tuple[str, int, int]] = []
     last = die.offset + die.sides
@@ -140,7 +134,11 @@ def roll_action_segments(
         The segments (sorted), the faces first rolled, and the log of duplicate moves.
     """
     roll = dice.roll
-    sides = die.sides
-    faces = list(map(roll, repeat(sides, actions)))
+    faces = list(map(roll, repeat(die.sides, actions)))
+    if actions == 1 or len(set(faces)) == actions:
+        # No two dice on one segment (most seconds): each die keeps the segment it shows, as
+        # place_actions gives (a test holds the two together), and nothing more is rolled.
+        offset = die.offset
+        return sorted([face + offset for face in faces] if offset else faces), faces, []
     segments, log = place_actions(faces, die, roll, duplicates, per_segment)
     return segments, faces, log

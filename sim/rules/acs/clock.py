@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, cast
+from typing import TYPE_CHECKING, Any, Generic
 
 from simpy import Interrupt, Process
 from simpy.events import NORMAL, Event
@@ -189,6 +189,9 @@ class AcsClock(Generic[StatsT, StateT]):
         self._duplicates = options.duplicates
         self._prepared_bonus = options.prepared_bonus
         self._bonus_ties = options.tie_break == "ambition_bonus"
+        self._costs_action = options.defense_costs_action
+        self._slide_lost = options.lost_action == "slide"
+        self._disruption = options.disruption
         self._attack = resolution.attack
         self._tracing = combat.trace is not None
 
@@ -206,8 +209,9 @@ class AcsClock(Generic[StatsT, StateT]):
         # when they land: ``self.resolution.begin(self)`` is then all there is.
         begin = getattr(self.resolution, "begin", None)
         if begin is None:
+            lazy: Any = None
             for fighter in self.combat.fighters:
-                fighter.state = cast(Any, None)
+                fighter.state = lazy
         else:
             begin(self)
 
@@ -380,17 +384,13 @@ class AcsClock(Generic[StatsT, StateT]):
         target = me.target
         if target is not None and target.out is None and not me.each_action:
             return target  # what pick_target keeps, without listing everyone
-        combat = self.combat
-        # pick_target takes lists of plain fighters and returns one of them: ours are ACS ones.
-        chosen = pick_target(
-            me,
-            cast("list[Fighter]", combat.enemies(me)),
-            cast("list[Fighter]", combat.allies(me)),
-            combat.dice,
-            me.choose,
-            me.each_action,
+        # pick_target is typed for plain fighters (lists of them in, one of them out): seen as
+        # a combat of any fighters, ours go in, and the one chosen is one of ours.
+        combat: Combat[Any] = self.combat
+        chosen: Any = pick_target(
+            me, combat.enemies(me), combat.allies(me), combat.dice, me.choose, me.each_action
         )
-        return cast("AcsFighter[StatsT, StateT] | None", chosen)
+        return chosen
 
     def _resolve(
         self, me: AcsFighter[StatsT, StateT], free: bool = False, completing: bool = False
@@ -429,7 +429,7 @@ class AcsClock(Generic[StatsT, StateT]):
         if target.def_used >= allowed:
             return False
         if defend == "keep_actions":
-            if target.busy_end >= 0 and self.options.disruption:
+            if target.busy_end >= 0 and self._disruption:
                 return False
             if target.plan and target.plan[0] == self.segment_now(target):
                 return False
@@ -441,14 +441,13 @@ class AcsClock(Generic[StatsT, StateT]):
         target.defenses += 1
         if target.out is not None:
             return
-        options = self.options
         segment = int(self.env._now - target.t0) + 1
         plan = target.plan
-        if plan and plan[0] == segment and options.defense_costs_action:
+        if plan and plan[0] == segment and self._costs_action:
             plan.pop(0)
             target.version += 1
             moved_to = None
-            if options.lost_action == "slide":
+            if self._slide_lost:
                 # The next segment of the second with no action planned (those already acted
                 # on are all at or before this one).
                 for candidate in range(segment + 1, SEGMENTS + 1):
@@ -463,7 +462,7 @@ class AcsClock(Generic[StatsT, StateT]):
                 target.actions_moved += 1
             if self.combat.trace is not None:
                 self.combat.emit("action_lost", target, segment=segment, moved_to=moved_to)
-        if target.busy_end >= 0 and options.disruption:
+        if target.busy_end >= 0 and self._disruption:
             target.busy_end = -1
             target.actions_disrupted += 1
             if self.combat.trace is not None:

@@ -33,7 +33,7 @@ def defense_chance(defense: int, attack_total: int, reduction: bool = True) -> i
     """The defender's chance after an attack total above 100 has lowered it (never below 0)."""
     if reduction and attack_total > D100:
         defense -= attack_total - D100
-    return max(defense, 0)
+    return defense if defense > 0 else 0
 
 
 def defends(roll: int, chance: int) -> bool:
@@ -41,12 +41,18 @@ def defends(roll: int, chance: int) -> bool:
     return roll <= chance
 
 
+def hitting_faces(attack_bonus: int, to_hit: int) -> tuple[bool, ...]:
+    """For each face of the d100 (index 1..100; 0 is never rolled), whether it hits.
+
+    :func:`hits` evaluated once per face: the attack looks its roll up here instead of calling
+    it on every attack (the hot path), and :func:`hit_chance` counts the same table.
+    """
+    return (False, *(hits(face + attack_bonus, to_hit) for face in range(1, D100 + 1)))
+
+
 def hit_chance(attack_bonus: int, to_hit: int) -> Fraction:
-    """Exact chance that an attack hits: :func:`hits` over every face of the d100."""
-    return sum(
-        (Fraction(1, D100) for face in range(1, D100 + 1) if hits(face + attack_bonus, to_hit)),
-        Fraction(0),
-    )
+    """Exact chance that an attack hits: the faces of :func:`hitting_faces` that hit."""
+    return Fraction(sum(hitting_faces(attack_bonus, to_hit)), D100)
 
 
 def defended_chance(
@@ -58,9 +64,10 @@ def defended_chance(
     :func:`defends`) over every face of both d100 rolls.
     """
     total = Fraction(0)
+    hit_on = hitting_faces(attack_bonus, to_hit)
     for face in range(1, D100 + 1):
         attack_total = face + attack_bonus
-        if hits(attack_total, to_hit):
+        if hit_on[face]:
             chance = defense_chance(defense, attack_total, reduction)
             held = sum(1 for roll in range(1, D100 + 1) if defends(roll, chance))
             total += Fraction(held, D100 * D100)
@@ -77,6 +84,8 @@ class PercentileStats:
     damage: DiceExpr
     #: ``defense_reduction``: the attacker's total above 100 lowers the defense chance.
     reduction: bool
+    #: Whether each d100 face hits (:func:`hitting_faces`).
+    hit_on: tuple[bool, ...]
 
 
 class Percentile:
@@ -95,6 +104,7 @@ class Percentile:
             defense=model.defense,
             damage=DiceExpr.parse(model.damage),
             reduction=options.defense_reduction,
+            hit_on=hitting_faces(model.attack_bonus, model.to_hit),
         )
 
     def begin(self, clock: AcsClock[PercentileStats, None]) -> None:
@@ -114,7 +124,7 @@ class Percentile:
         mine = attacker.stats
         roll = dice.roll(D100)
         total = roll + mine.attack_bonus
-        hit = hits(total, mine.to_hit)
+        hit = mine.hit_on[roll]
         if tracing:
             combat.emit(
                 "attack", attacker, target, roll=roll, total=total, need=mine.to_hit, hit=hit
