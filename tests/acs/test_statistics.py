@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from sim.rules.acs.percentile import defended_chance, defends, defense_chance, hit_chance, hits
+from sim.rules.acs.percentile import (
+    defended_chance,
+    defends,
+    defense_chance,
+    hit_chance,
+    hits,
+    hitting_faces,
+)
 from sim.runner import trace_combat
 from sim.scenario.loader import scenario_from_dict
 from tests.conftest import acs_scenario, within
@@ -13,6 +20,13 @@ from tests.conftest import acs_scenario, within
 def test_an_attack_hits_at_or_above_the_to_hit_number_and_a_defense_at_or_below_the_chance():
     assert hits(50, 50) and not hits(49, 50)
     assert defends(40, 40) and not defends(41, 40)
+
+
+def test_the_hit_table_the_attack_reads_is_hits_for_every_face():
+    table = hitting_faces(25, 60)  # d100 + 25 against 60: faces 35 and up hit
+    assert len(table) == 101 and table[0] is False  # index 0 is never rolled
+    assert [face for face in range(1, 101) if table[face]] == list(range(35, 101))
+    assert all(table[face] == hits(face + 25, 60) for face in range(1, 101))
 
 
 def test_hit_chance_over_the_d100():
