@@ -1,7 +1,11 @@
 """Reading a scenario file: YAML text to plain data, remembering the line of every key.
 
-Only PyYAML's safe loader is used. While loading we walk the node tree once to record, for each
-YAML path (a tuple of mapping keys and list indices), the line it starts on, so that a later
+Only PyYAML's safe constructors are used (with libyaml's parser when it is installed). While the
+YAML is composed, nesting and aliases are counted, and before anything is constructed the node
+graph is measured as it would be once its aliases are expanded, so that no file (deep nesting, a
+recursive alias, a "billion laughs" bomb, a number of 5,000 digits) can crash or hang the loader:
+each is refused as a problem with its line (see :mod:`sim.scenario.limits`). We also record, for
+each YAML path (a tuple of mapping keys and list indices), the line it starts on, so that a later
 validation error can point at the line. Duplicate keys, which YAML silently lets the last one
 win, are reported as problems: in a scenario they are always a mistake.
 """
@@ -13,10 +17,37 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
 
+from sim.scenario.limits import (
+    MAX_ALIASES,
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_KEYS,
+    MAX_NODES,
+    MAX_NUMBER_CHARS,
+    MAX_TEXT,
+)
 from sim.scenario.problems import Problem, ScenarioError
 
+try:
+    from yaml import CParser as _Parser  # libyaml: parses a large file several times faster
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+
+    class _Parser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
+        """PyYAML's pure-Python reader, scanner and parser, for the same events."""
+
+        def __init__(self, stream: str) -> None:
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+
+
 YamlPath = tuple[str | int, ...]
+
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 
 
 @dataclass
@@ -41,28 +72,64 @@ def load_source(path: str | Path) -> Source:
     """Load a YAML file safely.
 
     Raises:
-        ScenarioError: the file is missing, unreadable, not YAML, or has duplicate keys.
+        ScenarioError: the file is missing, unreadable, too large, not YAML, past a limit, or
+            has duplicate keys.
     """
     file = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise ScenarioError(
             [Problem(file, (), None, "no such file", "a scenario YAML file")]
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise ScenarioError(
             [Problem(file, (), None, f"an unreadable file ({exc})", "a UTF-8 text file")]
+        ) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ScenarioError(
+            [
+                Problem(
+                    file,
+                    (),
+                    None,
+                    f"a file of more than {MAX_FILE_BYTES:,} bytes",
+                    f"a scenario of at most {MAX_FILE_BYTES:,} bytes (1 MiB)",
+                )
+            ]
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ScenarioError(
+            [Problem(file, (), line, f"bytes that are not UTF-8 ({exc.reason})", "UTF-8 text")]
         ) from None
     return parse_source(text, file)
 
 
 def parse_source(text: str, file: str = "<string>") -> Source:
     """Parse YAML text into a :class:`Source` (see :func:`load_source`)."""
-    loader = yaml.SafeLoader(text)
+    if len(text) > MAX_FILE_BYTES:
+        found = f"a text of {len(text):,} characters"
+        raise ScenarioError([Problem(file, (), None, found, f"at most {MAX_FILE_BYTES:,}")])
+    loader = None
     try:
+        loader = _Loader(text, file)
         node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        if node is not None:
+            loader.paths = _measure(node, file)
+            source = Source(file, None)
+            problems: list[Problem] = []
+            _walk(node, (), source.lines, problems, file)
+            if problems:
+                raise ScenarioError(problems)
+            source.data = loader.construct_document(node)
+        else:
+            source = Source(file, None)
+    except _Limit as exc:
+        raise ScenarioError([exc.problem]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -70,27 +137,240 @@ def parse_source(text: str, file: str = "<string>") -> Source:
         raise ScenarioError(
             [Problem(file, (), line, f"a YAML syntax error: {what}", "well-formed YAML")]
         ) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, max(exc.position, 0)) + 1 if exc.position <= len(text) else None
+        char = exc.character
+        code = char if isinstance(char, int) else ord(str(char)[:1] or " ")
+        found = f"the character U+{code:04X}, which YAML does not allow"
+        expected = "printable text (no control characters other than tab and newline)"
+        raise ScenarioError([Problem(file, (), line, found, expected)]) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(
             [Problem(file, (), None, f"invalid YAML ({exc})", "well-formed YAML")]
         ) from None
     finally:
-        loader.dispose()
-    source = Source(file, data)
-    problems: list[Problem] = []
-    if node is not None:
-        _walk(node, (), source.lines, problems, file)
-    if problems:
-        raise ScenarioError(problems)
+        if loader is not None:
+            loader.dispose()
     return source
 
 
+class _Limit(Exception):
+    """A limit of :mod:`sim.scenario.limits` passed; carries the problem to report."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc]
+    """PyYAML's safe loader, composing with the limits on nesting, aliases and values.
+
+    The composer is PyYAML's own (it runs in Python, so it can count); the parser is libyaml's
+    when available. Every value a constructor cannot make (``!!timestamp hello``, ``!!int x``)
+    is a located error instead of the constructor's own exception.
+    """
+
+    def __init__(self, text: str, file: str) -> None:
+        _Parser.__init__(self, text)
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+        self.file = file
+        self.depth = 0
+        self.aliases = 0
+        self.nodes = 0
+        #: The first YAML path of each node (by id), filled by :func:`_measure`.
+        self.paths: dict[int, YamlPath] = {}
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        event = self.peek_event()
+        line = event.start_mark.line + 1 if event.start_mark else None
+        if isinstance(event, yaml.AliasEvent):
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                raise _Limit(
+                    Problem(
+                        self.file,
+                        (),
+                        line,
+                        f"more than {MAX_ALIASES:,} aliases (*name)",
+                        f"at most {MAX_ALIASES:,} aliases in a scenario",
+                    )
+                )
+            return super().compose_node(parent, index)
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _Limit(
+                Problem(
+                    self.file,
+                    (),
+                    line,
+                    f"more than {MAX_NODES:,} values",
+                    f"at most {MAX_NODES:,} values (mappings, lists and scalars) in a scenario",
+                )
+            )
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _Limit(_too_deep(self.file, (), line))
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (_Limit, yaml.YAMLError):
+            raise
+        except (ValueError, TypeError, AttributeError, ArithmeticError, LookupError) as exc:
+            shown = node.value if isinstance(node, yaml.ScalarNode) else ""
+            kind = node.tag.rsplit(":", 1)[-1]
+            raise _Limit(
+                Problem(
+                    self.file,
+                    self.paths.get(id(node), ()),
+                    node.start_mark.line + 1,
+                    f"{str(shown)[:60]!r}, which is not a valid {kind} ({type(exc).__name__})",
+                    f"a value the tag !!{kind} can read, or no tag",
+                )
+            ) from None
+
+
+def _too_deep(file: str, path: YamlPath, line: int | None) -> Problem:
+    return Problem(
+        file,
+        path,
+        line,
+        f"mappings and lists nested more than {MAX_DEPTH} deep",
+        f"at most {MAX_DEPTH} levels of nesting (aliases expanded)",
+    )
+
+
+def _measure(root: yaml.Node, file: str) -> dict[int, YamlPath]:
+    """Refuse a node graph that is recursive, or too big or deep once its aliases are expanded.
+
+    Each node is measured once (an alias is the same node object as its anchor), so this takes
+    time in proportion to the file, however large the expansion would be.
+
+    Returns:
+        The first YAML path of each node, by the node's id.
+
+    Raises:
+        _Limit: with the problem, at the line of the alias or value at fault.
+    """
+    paths: dict[int, YamlPath] = {}
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    open_nodes: set[int] = set()
+
+    def visit(node: yaml.Node, path: YamlPath) -> None:
+        key = id(node)
+        if key in size:
+            return
+        paths.setdefault(key, path)
+        if key in open_nodes:
+            raise _Limit(
+                Problem(
+                    file,
+                    path,
+                    node.start_mark.line + 1,
+                    "a recursive alias (a value that contains itself)",
+                    "aliases to values defined before and outside them",
+                )
+            )
+        if isinstance(node, yaml.ScalarNode):
+            _check_scalar(node, path, file)
+            size[key], depth[key] = 1, 0
+            return
+        open_nodes.add(key)
+        children = _children(node, path, file)
+        for child_path, child in children:
+            visit(child, child_path)
+        open_nodes.discard(key)
+        size[key] = 1 + sum(size[id(c)] for _, c in children)
+        depth[key] = 1 + max((depth[id(c)] for _, c in children), default=0)
+        line = node.start_mark.line + 1
+        if size[key] > MAX_NODES:
+            raise _Limit(
+                Problem(
+                    file,
+                    path,
+                    line,
+                    f"a value that expands to {size[key]:,} values through its aliases",
+                    f"at most {MAX_NODES:,} values in a scenario, aliases expanded",
+                )
+            )
+        if depth[key] > MAX_DEPTH:
+            raise _Limit(_too_deep(file, path, line))
+
+    visit(root, ())
+    return paths
+
+
+def _children(node: yaml.Node, path: YamlPath, file: str) -> list[tuple[YamlPath, yaml.Node]]:
+    if isinstance(node, yaml.SequenceNode):
+        return [((*path, i), item) for i, item in enumerate(node.value)]
+    if len(node.value) > MAX_KEYS:
+        raise _Limit(
+            Problem(
+                file,
+                path,
+                node.start_mark.line + 1,
+                f"a mapping of {len(node.value):,} keys",
+                f"at most {MAX_KEYS:,} keys in one mapping",
+            )
+        )
+    children = []
+    for key_node, value_node in node.value:
+        step = _key(key_node)
+        children.append(((*path, step), key_node))
+        children.append(((*path, step), value_node))
+    return children
+
+
+def _check_scalar(node: yaml.ScalarNode, path: YamlPath, file: str) -> None:
+    line = node.start_mark.line + 1
+    length = len(node.value)
+    if node.tag in _NUMBER_TAGS and length > MAX_NUMBER_CHARS:
+        raise _Limit(
+            Problem(
+                file,
+                path,
+                line,
+                f"a number written with {length:,} characters",
+                f"a number of at most {MAX_NUMBER_CHARS} characters",
+            )
+        )
+    if length > MAX_TEXT:
+        raise _Limit(
+            Problem(
+                file,
+                path,
+                line,
+                f"a text of {length:,} characters",
+                f"at most {MAX_TEXT:,} characters",
+            )
+        )
+
+
+def _key(key_node: yaml.Node) -> str:
+    if isinstance(key_node, yaml.ScalarNode):
+        return key_node.value
+    return f"<{type(key_node).__name__.removesuffix('Node').lower()} key>"
+
+
 def _walk(node: yaml.Node, path: YamlPath, lines: dict, problems: list, file: str) -> None:
+    """Record the line of every path, and report keys given twice in one mapping.
+
+    Only called on a graph :func:`_measure` accepted, so the recursion is at most
+    :data:`~sim.scenario.limits.MAX_DEPTH` deep and visits at most
+    :data:`~sim.scenario.limits.MAX_NODES` values.
+    """
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
         for key_node, value_node in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)
+            key = _key(key_node)
             line = key_node.start_mark.line + 1
             if key in seen:
                 problems.append(
