@@ -2,7 +2,7 @@
 
 Records are plain tuples in a fixed column order so that millions of them stay cheap; the
 analysis package turns them into pandas tables at the edge. Columns that hold one value per side
-are named ``<column>_<side name>``.
+are named ``<column>_<side name>``; the names are those of :mod:`sim.scenario.columns`.
 """
 
 from __future__ import annotations
@@ -11,37 +11,12 @@ from operator import attrgetter
 
 from sim.combatant import COUNTERS
 from sim.engine import SEGMENTS_PER_SECOND, Combat
+from sim.scenario.columns import COMBATANT_COLUMNS, HEAD, TOTALS, combat_columns
 
 #: What the ``winner`` column holds when no side won.
 DRAW = "draw"
 
-#: Per-combat columns before the per-side ones.
-HEAD = ("combat", "seed", "winner", "end", "duration_s")
-
-#: Per-combat totals of the fighters' counters.
-TOTALS = tuple(c for c in COUNTERS if not c.startswith("damage_"))
-
-#: Per-combatant columns.
-COMBATANT_COLUMNS = (
-    "combat",
-    "seed",
-    "combatant",
-    "side",
-    "hp_start",
-    "hp_left",
-    "out",
-    "out_at_s",
-    "time_out_s",
-    *COUNTERS,
-)
-
-
-def combat_columns(side_names: tuple[str, ...]) -> tuple[str, ...]:
-    """The columns of a per-combat record for these sides."""
-    per_side = tuple(
-        f"{column}_{side}" for side in side_names for column in ("survivors", "hp_left")
-    )
-    return HEAD + per_side + TOTALS
+__all__ = ["COMBATANT_COLUMNS", "DRAW", "HEAD", "TOTALS", "combat_columns"]
 
 
 _totals_of = attrgetter(*TOTALS)

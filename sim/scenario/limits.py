@@ -10,6 +10,14 @@ model sees them. docs/scenarios.md lists them under "Limits".
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from typing import Any
+
+from sim.scenario.problems import MAX_PROBLEMS_LISTED, Problem
+
+__all__ = ["MAX_PROBLEMS_LISTED", "value_problems"]
+
 #: Largest file read, in bytes (1 MiB).
 MAX_FILE_BYTES = 1024 * 1024
 #: Deepest nesting of mappings and lists, aliases expanded.
@@ -29,5 +37,55 @@ MAX_NUMBER_CHARS = 40
 MAX_NUMBER = 10**12
 #: Keys whose value may exceed :data:`MAX_NUMBER` (the seed is any 64-bit value).
 LARGE_NUMBER_KEYS = ("seed",)
-#: Most problems listed in one error; the rest are counted.
-MAX_PROBLEMS_LISTED = 100
+#: Largest seed (a 64-bit signed integer, as the tables store it).
+MAX_SEED = 2**63 - 1
+
+
+def value_problems(data: Any, file: str, line_of: Callable[[tuple], int | None]) -> list[Problem]:
+    """Numbers, texts and sizes past the limits, anywhere in a scenario's data.
+
+    YAML read by :mod:`sim.scenario.yamlsource` is already inside the size limits; data given as
+    a dict (the API, overrides, sweep values) is checked here the same way. The walk is
+    iterative and stops at :data:`MAX_NODES` values, so even a dict that contains itself is
+    refused rather than followed. A NaN or an infinity is never a sensible stat, option or time.
+    """
+    problems: list[Problem] = []
+
+    def add(path: tuple, found: str, expected: str) -> None:
+        problems.append(Problem(file, path, line_of(path), found, expected))
+
+    stack: list[tuple[tuple, Any]] = [((), data)]
+    count = 0
+    while stack:
+        path, value = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            add((), f"more than {MAX_NODES:,} values", f"at most {MAX_NODES:,} values")
+            break
+        if value is None or isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)):
+            if path in ((key,) for key in LARGE_NUMBER_KEYS):
+                continue
+            if isinstance(value, float) and not math.isfinite(value):
+                add(path, repr(value), "a finite number")
+            elif abs(value) > MAX_NUMBER:
+                add(path, f"{value:.3g}", f"a number from -{MAX_NUMBER:,} to {MAX_NUMBER:,}")
+        elif isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                add(path, f"a text of {len(value):,} characters", f"at most {MAX_TEXT:,}")
+        elif isinstance(value, (dict, list, tuple)):
+            if len(path) >= MAX_DEPTH:
+                add(path, f"values nested more than {MAX_DEPTH} deep", f"at most {MAX_DEPTH}")
+                continue
+            if isinstance(value, dict):
+                if len(value) > MAX_KEYS:
+                    add(path, f"a mapping of {len(value):,} keys", f"at most {MAX_KEYS:,} keys")
+                    continue
+                for key in value:
+                    if isinstance(key, str) and len(key) > MAX_TEXT:
+                        add(path, f"a key of {len(key):,} characters", f"at most {MAX_TEXT:,}")
+                stack.extend(((*path, key), item) for key, item in value.items())
+            else:
+                stack.extend(((*path, i), item) for i, item in enumerate(value))
+    return problems

@@ -10,21 +10,19 @@ need without the loader knowing any rules.
 from __future__ import annotations
 
 import copy
-import difflib
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, get_args, get_origin
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from sim.scenario.describe import describe_error, show
+from sim.scenario.limits import value_problems
+from sim.scenario.overrides import apply_overrides
 from sim.scenario.problems import Problem, ScenarioError
-from sim.scenario.schema import (
-    MAX_COMBATANTS,
-    NAME_PATTERN,
-    CombatantSpec,
-    Scenario,
-    ScenarioModel,
-)
+from sim.scenario.schema import MAX_COMBATANTS, CombatantSpec, Scenario, ScenarioModel
+from sim.scenario.variant_section import check_variants
 from sim.scenario.yamlsource import Source, load_source, parse_source
 
 #: Keys of a combatant entry that the loader reads itself; the rest is the stat block.
@@ -58,6 +56,9 @@ def scenario_from_dict(
     data: dict, file: str = "<dict>", overrides: Mapping[str, Any] | None = None
 ) -> Scenario:
     """Validate a scenario given as already-loaded data (no line numbers in its problems)."""
+    problems = value_problems(data, file, lambda path: None)
+    if problems:
+        raise ScenarioError(problems)
     return build_scenario(Source(file, copy.deepcopy(data)), overrides)
 
 
@@ -78,9 +79,10 @@ def build_scenario(source: Source, overrides: Mapping[str, Any] | None = None) -
     """
     data = source.data
     if overrides:
-        from sim.scenario.overrides import apply_overrides
-
         data = apply_overrides(data, overrides, source)
+    problems = value_problems(data, source.file, source.line_of)
+    if problems:
+        raise ScenarioError(problems)
     checker = _Checker(source)
     scenario = checker.build(data)
     if checker.problems:
@@ -94,16 +96,33 @@ class _Checker:
     def __init__(self, source: Source) -> None:
         self.source = source
         self.problems: list[Problem] = []
+        self._seen: set[Problem] = set()
 
     # -- reporting -------------------------------------------------------------------------------
 
     def add(self, path: tuple, found: str, expected: str) -> None:
-        problem = Problem(self.source.file, path, self.source.line_of(path), found, expected)
-        if problem not in self.problems:
+        self.add_problem(
+            Problem(self.source.file, path, self.source.line_of(path), found, expected)
+        )
+
+    def add_problem(self, problem: Problem) -> None:
+        """Keep a problem once (a set, so that thousands of problems stay fast to collect).
+
+        A problem of this file without a line (a rule system's cross-field check) gets the line
+        of its path.
+        """
+        if problem.line is None and problem.file == self.source.file:
+            problem = dataclasses.replace(problem, line=self.source.line_of(problem.path))
+        if problem not in self._seen:
+            self._seen.add(problem)
             self.problems.append(problem)
 
     def add_validation(
-        self, exc: ValidationError, model: type[BaseModel], base: tuple, origin=None
+        self,
+        exc: ValidationError,
+        model: type[BaseModel],
+        base: tuple,
+        origin: Callable[[tuple], tuple] | None = None,
     ) -> None:
         for error in exc.errors(include_url=False):
             loc = tuple(error["loc"])
@@ -117,7 +136,7 @@ class _Checker:
         if not isinstance(data, dict):
             self.add(
                 (),
-                _show(data) if data is not None else "an empty file",
+                show(data) if data is not None else "an empty file",
                 "a mapping with name, rules and sides",
             )
             return None
@@ -134,7 +153,7 @@ class _Checker:
         raw_options = data.get("options") or {}
         options = None
         if isinstance(raw_options, dict):
-            options_model = system.options_model(raw_options)
+            options_model = system.options_model(_selectors(raw_options))
             try:
                 options = options_model.model_validate(raw_options)
             except ValidationError as exc:
@@ -143,7 +162,7 @@ class _Checker:
                 bad = {error["loc"][0] for error in exc.errors() if error["loc"]}
                 kept = {k: v for k, v in raw_options.items() if k not in bad}
                 try:
-                    options = system.options_model(kept).model_validate(kept)
+                    options = system.options_model(_selectors(kept)).model_validate(kept)
                 except ValidationError:
                     options = None
         if options is None:
@@ -165,13 +184,11 @@ class _Checker:
             combatants=tuple(combatants),
             data=copy.deepcopy(data),
         )
-        self.problems.extend(top.sweep.problems(self.source, data) if top.sweep else [])
-        from sim.scenario.variants import check_variants  # the variants: section (issue 6)
-
-        self.problems.extend(check_variants(self.source, data, scenario))
-        for problem in system.check(scenario):
-            if problem not in self.problems:
-                self.problems.append(problem)
+        found = top.sweep.problems(self.source, data, build_scenario) if top.sweep else []
+        found += check_variants(self.source, data, scenario, build_scenario)
+        found += system.check(scenario)
+        for problem in found:
+            self.add_problem(problem)
         return scenario
 
     def _combatants(self, data: dict, model: type[BaseModel]) -> tuple[list, list]:
@@ -184,7 +201,8 @@ class _Checker:
         combatants: list[CombatantSpec] = []
         side_names: list[str] = []
         seen_sides: dict[str, int] = {}
-        seen_names: dict[str, tuple] = {}
+        seen_names: set[str] = set()
+        total = 0
         for i, side in enumerate(sides):
             if not isinstance(side, dict):
                 continue
@@ -203,53 +221,63 @@ class _Checker:
                 continue
             for j, entry in enumerate(entries):
                 base = ("sides", i, "combatants", j)
-                for spec in self._entry(entry, base, i, templates, model):
-                    if spec.name in seen_names:
+                checked = self._entry(entry, base, templates, model)
+                if checked is None:
+                    continue
+                name, count, stats = checked
+                total += count
+                if total > MAX_COMBATANTS:
+                    continue  # refused below; never expand past the limit
+                names = [name] if count == 1 else [f"{name} {k}" for k in range(1, count + 1)]
+                for each in names:
+                    if each in seen_names:
                         self.add(
                             (*base, "name"),
-                            f"combatant name {spec.name!r} again",
+                            f"combatant name {each!r} again",
                             "names unique in the scenario (count: N numbers them)",
                         )
-                    seen_names.setdefault(spec.name, base)
-                    combatants.append(spec)
-        if len(combatants) > MAX_COMBATANTS:
-            self.add(("sides",), f"{len(combatants)} combatants", f"at most {MAX_COMBATANTS}")
+                    seen_names.add(each)
+                    combatants.append(CombatantSpec(each, i, stats, base))
+        if total > MAX_COMBATANTS:
+            self.add(("sides",), f"{total} combatants", f"at most {MAX_COMBATANTS}")
         return combatants, side_names
 
     def _entry(
-        self, entry: Any, base: tuple, side: int, templates: dict, model: type[BaseModel]
-    ) -> list[CombatantSpec]:
+        self, entry: Any, base: tuple, templates: dict, model: type[BaseModel]
+    ) -> tuple[str, int, BaseModel] | None:
+        """One combatant entry checked: its name, count and stats, or None when it is wrong."""
         if not isinstance(entry, dict):
-            self.add(base, _show(entry), "a mapping with a name and the combatant's stats")
-            return []
+            self.add(base, show(entry), "a mapping with a name and the combatant's stats")
+            return None
         ok = True
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
             self.add(
                 (*base, "name"),
-                _show(name) if "name" in entry else "nothing",
+                show(name) if "name" in entry else "nothing",
                 "a name for the combatant",
             )
             ok = False
         count = entry.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-            self.add((*base, "count"), _show(count), f"a whole number from 1 to {MAX_COUNT}")
+            self.add((*base, "count"), show(count), f"a whole number from 1 to {MAX_COUNT}")
             ok = False
         template_name = entry.get("template")
         template: dict = {}
         if template_name is not None:
-            if template_name not in templates:
-                known = ", ".join(map(str, templates)) or "none are defined"
+            if not isinstance(template_name, (str, int, float)) or template_name not in templates:
+                known = ", ".join(map(str, list(templates)[:20])) or "none are defined"
+                known += ", …" if len(templates) > 20 else ""
                 self.add(
                     (*base, "template"),
-                    _show(template_name),
+                    show(template_name),
                     f"a template under templates: ({known})",
                 )
                 ok = False
             elif not isinstance(templates[template_name], dict):
                 self.add(
                     ("templates", template_name),
-                    _show(templates[template_name]),
+                    show(templates[template_name]),
                     "a mapping of stats",
                 )
                 ok = False
@@ -267,12 +295,20 @@ class _Checker:
             stats = model.model_validate(fields)
         except ValidationError as exc:
             self.add_validation(exc, model, base, origin)
-            return []
+            return None
         if not ok:
-            return []
-        if count == 1:
-            return [CombatantSpec(name, side, stats, base)]
-        return [CombatantSpec(f"{name} {k}", side, stats, base) for k in range(1, count + 1)]
+            return None
+        return name, count, stats
+
+
+def _selectors(raw_options: Mapping[str, Any]) -> dict[str, Any]:
+    """The plain values of the options: what a rule system may pick its options model by.
+
+    A rule system's ``options_model`` looks values up (``resolution: percentile`` names a
+    resolution); a mapping or list there is a mistake the model reports, not one to look up.
+    """
+    plain = (str, int, float, bool, type(None))
+    return {key: value for key, value in raw_options.items() if isinstance(value, plain)}
 
 
 def _merge(template: dict, own: dict) -> dict:
@@ -294,77 +330,3 @@ def _from_template(loc: tuple, own: dict, template: dict) -> bool:
             return loc[1] not in inner and loc[1] in template[key]
         return False
     return key in template
-
-
-# -- turning pydantic errors into sentences ---------------------------------------------------
-
-
-def describe_error(error: Mapping[str, Any], model: type[BaseModel], loc: tuple) -> tuple[str, str]:
-    """``(found, expected)`` for one pydantic error."""
-    kind = error["type"]
-    message = str(error.get("msg", ""))
-    value = error.get("input")
-    if kind == "missing":
-        return "nothing", f"a value for the required key {loc[-1]!r}"
-    if kind == "extra_forbidden":
-        allowed = sorted(_allowed_keys(model, loc[:-1]))
-        key = str(loc[-1])
-        close = difflib.get_close_matches(key, allowed, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        return f"unknown key {key!r}", f"one of the known keys: {', '.join(allowed)}{hint}"
-    if kind == "string_pattern_mismatch" and NAME_PATTERN in message:
-        return _show(value), "a short name: a letter, then letters, digits, _ or - (40 at most)"
-    for prefix in ("Value error, ", "Assertion failed, "):
-        if message.startswith(prefix):
-            message = message[len(prefix) :]
-    if message.startswith("Input should be "):
-        message = message[len("Input should be ") :]
-    if kind == "too_short" and isinstance(value, (list, dict)):
-        least = (error.get("ctx") or {}).get("min_length", 1)
-        return f"{len(value)} item(s)", f"at least {least} item(s)"
-    return _show(value), message
-
-
-def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
-    """The keys the model accepts at ``loc`` (list indices are skipped)."""
-    current: Any = model
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        if not _is_model(current) or part not in current.model_fields:
-            return []
-        current = _model_in(current.model_fields[part].annotation)
-    return list(current.model_fields) if _is_model(current) else []
-
-
-def _is_model(value: Any) -> bool:
-    return isinstance(value, type) and issubclass(value, BaseModel)
-
-
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    if _is_model(annotation):
-        return annotation
-    if get_origin(annotation) is not None:
-        for arg in get_args(annotation):
-            found = _model_in(arg)
-            if found is not None:
-                return found
-    return None
-
-
-def _show(value: Any) -> str:
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        text = repr(value)
-    elif isinstance(value, dict):
-        text = (
-            "a mapping {" + ", ".join(map(str, list(value)[:5])) + ("…}" if len(value) > 5 else "}")
-        )
-    elif isinstance(value, list):
-        text = f"a list of {len(value)} item(s)"
-    else:
-        text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "…"

@@ -17,10 +17,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from sim.scenario.names import NAME_PATTERN
 from sim.scenario.sweep import SweepModel
-from sim.scenario.variants import VariantModel
+from sim.scenario.variant_section import VariantModel
 
-NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_\-]{0,39}$"
+__all__ = ["NAME_PATTERN", "CombatantSpec", "Scenario", "ScenarioModel", "SideModel"]
+
 MAX_COMBATANTS = 2000
 
 

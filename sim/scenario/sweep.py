@@ -29,7 +29,10 @@ from pydantic import (
     model_validator,
 )
 
+from sim.scenario.columns import COMBATANT_COLUMNS, combat_columns
+from sim.scenario.overrides import resolve_path
 from sim.scenario.problems import Problem, ScenarioError, format_path
+from sim.scenario.variant_section import Build
 from sim.scenario.yamlsource import Source
 
 #: Most values one parameter may take, and most points a whole sweep may have.
@@ -158,15 +161,12 @@ class SweepModel(BaseModel):
             raise ValueError(f"at most {MAX_POINTS} points in all ({total} asked)")
         return self
 
-    def problems(self, source: Source, data: dict) -> list[Problem]:
+    def problems(self, source: Source, data: dict, build: Build) -> list[Problem]:
         """Every swept path that names nothing, and every value that gives a bad scenario.
 
-        ``data`` is the file's data, already valid apart from the sweep itself.
+        ``data`` is the file's data, already valid apart from the sweep itself; ``build`` is the
+        loader's ``build_scenario``, handed in so that this module does not import the loader.
         """
-        from sim.records import COMBATANT_COLUMNS, combat_columns
-        from sim.scenario.loader import build_scenario
-        from sim.scenario.overrides import resolve_path
-
         base = base_data(data, self.parameters)
         file = source.file
         found: list[Problem] = []
@@ -203,9 +203,7 @@ class SweepModel(BaseModel):
             for j, value in enumerate(parameter.points()):
                 spot = (*where, "values", j) if parameter.values is not None else (*where, "range")
                 try:
-                    scenario = build_scenario(
-                        Source(file, base, source.lines), {parameter.path: value}
-                    )
+                    scenario = build(Source(file, base, source.lines), {parameter.path: value})
                 except ScenarioError as exc:
                     for problem in exc.problems:
                         what = f"{value!r} for {format_path(problem.path)}"

@@ -1,0 +1,87 @@
+"""Pydantic's validation errors, said as "found ...; expected ..." about the scenario file.
+
+Each error of a rule model or of the top-level model becomes one problem: an unknown key with
+the closest known key suggested, a missing key, a value out of range with the bound it broke.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from typing import Any, get_args, get_origin
+
+from pydantic import BaseModel
+
+from sim.scenario.names import NAME_PATTERN, NAME_RULE
+
+
+def describe_error(error: Mapping[str, Any], model: type[BaseModel], loc: tuple) -> tuple[str, str]:
+    """``(found, expected)`` for one pydantic error."""
+    kind = error["type"]
+    message = str(error.get("msg", ""))
+    value = error.get("input")
+    if kind == "missing":
+        return "nothing", f"a value for the required key {loc[-1]!r}"
+    if kind == "extra_forbidden":
+        allowed = sorted(_allowed_keys(model, loc[:-1]))
+        key = str(loc[-1])
+        close = difflib.get_close_matches(key, allowed, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return f"unknown key {key!r}", f"one of the known keys: {', '.join(allowed)}{hint}"
+    if kind == "string_pattern_mismatch" and NAME_PATTERN in message:
+        return show(value), NAME_RULE
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if message.startswith(prefix):
+            message = message[len(prefix) :]
+    if message.startswith("Input should be "):
+        message = message[len("Input should be ") :]
+    if kind == "too_short" and isinstance(value, (list, dict)):
+        least = (error.get("ctx") or {}).get("min_length", 1)
+        return f"{len(value)} item(s)", f"at least {least} item(s)"
+    return show(value), message
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The keys the model accepts at ``loc`` (list indices are skipped)."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if not _is_model(current) or part not in current.model_fields:
+            return []
+        current = _model_in(current.model_fields[part].annotation)
+    return list(current.model_fields) if _is_model(current) else []
+
+
+def _is_model(value: Any) -> bool:
+    return isinstance(value, type) and issubclass(value, BaseModel)
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if _is_model(annotation):
+        return annotation
+    if get_origin(annotation) is not None:
+        for arg in get_args(annotation):
+            found = _model_in(arg)
+            if found is not None:
+                return found
+    return None
+
+
+def show(value: Any) -> str:
+    """A value as a problem quotes it: short, and never the whole of a large mapping or list."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = repr(value)
+    elif isinstance(value, dict):
+        text = (
+            "a mapping {" + ", ".join(map(str, list(value)[:5])) + ("…}" if len(value) > 5 else "}")
+        )
+    elif isinstance(value, list):
+        text = f"a list of {len(value)} item(s)"
+    else:
+        text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "…"
