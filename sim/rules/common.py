@@ -9,11 +9,19 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from sim.dice import DiceExpr
 from sim.tactics import RETARGET, TARGETS
 
+#: Largest roll or number a dice field may give (hit points, damage): far above any stat block,
+#: and small enough that sums over thousands of combatants stay exact in every table.
+MAX_DICE_VALUE = 10**9
+
 
 def _dice_text(value: Any) -> str | int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ValueError("dice notation such as 2d6+3, or a whole number")
-    DiceExpr.parse(value)
+    if isinstance(value, str) and len(value) > 40:
+        raise ValueError("dice notation of at most 40 characters, such as 2d6+3")
+    expr = DiceExpr.parse(value)
+    if max(abs(expr.minimum), abs(expr.maximum)) > MAX_DICE_VALUE:
+        raise ValueError(f"dice or a number within ±{MAX_DICE_VALUE:,}")
     return value
 
 
