@@ -33,7 +33,7 @@ from sim.scenario.limits import (
 from sim.scenario.problems import Problem, ScenarioError
 
 try:
-    from yaml import CParser as _Parser  # libyaml: parses a large file several times faster
+    from yaml._yaml import CParser as _Parser  # libyaml: parses a large file several times faster
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
 
     class _Parser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
@@ -119,12 +119,13 @@ def parse_source(text: str, file: str = "<string>") -> Source:
         loader = _Loader(text, file)
         node = loader.get_single_node()
         if node is not None:
-            loader.paths = _measure(node, file)
+            _measure(node, file)
             source = Source(file, None)
             problems: list[Problem] = []
             _walk(node, (), source.lines, problems, file)
             if problems:
                 raise ScenarioError(problems)
+            loader.root = node
             source.data = loader.construct_document(node)
         else:
             source = Source(file, None)
@@ -176,11 +177,11 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
         SafeConstructor.__init__(self)
         Resolver.__init__(self)
         self.file = file
-        self.depth = 0
+        #: The YAML path being composed (the root's step is None).
+        self.path: list[str | int | None] = []
         self.aliases = 0
         self.nodes = 0
-        #: The first YAML path of each node (by id), filled by :func:`_measure`.
-        self.paths: dict[int, YamlPath] = {}
+        self.root: yaml.Node | None = None
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
         event = self.peek_event()
@@ -188,34 +189,36 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
         if isinstance(event, yaml.AliasEvent):
             self.aliases += 1
             if self.aliases > MAX_ALIASES:
-                raise _Limit(
-                    Problem(
-                        self.file,
-                        (),
-                        line,
-                        f"more than {MAX_ALIASES:,} aliases (*name)",
-                        f"at most {MAX_ALIASES:,} aliases in a scenario",
-                    )
+                raise self._limit(
+                    line,
+                    f"more than {MAX_ALIASES:,} aliases (*name)",
+                    f"at most {MAX_ALIASES:,} aliases in a scenario",
                 )
             return super().compose_node(parent, index)
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            raise _Limit(
-                Problem(
-                    self.file,
-                    (),
-                    line,
-                    f"more than {MAX_NODES:,} values",
-                    f"at most {MAX_NODES:,} values (mappings, lists and scalars) in a scenario",
-                )
+            raise self._limit(
+                line,
+                f"more than {MAX_NODES:,} values",
+                f"at most {MAX_NODES:,} values (mappings, lists and scalars) in a scenario",
             )
-        self.depth += 1
+        if isinstance(parent, yaml.MappingNode) and index is None:
+            if len(parent.value) >= MAX_KEYS:
+                found = f"a mapping of more than {MAX_KEYS:,} keys"
+                raise self._limit(line, found, f"at most {MAX_KEYS:,} keys in one mapping")
+            return super().compose_node(parent, index)  # a key: its value holds the path step
+        step = index.value if isinstance(index, yaml.ScalarNode) else index
+        self.path.append(step if isinstance(step, int | str) else "<key>")
         try:
-            if self.depth > MAX_DEPTH:
-                raise _Limit(_too_deep(self.file, (), line))
+            if len(self.path) > MAX_DEPTH:
+                raise self._limit(line, *_TOO_DEEP)
             return super().compose_node(parent, index)
         finally:
-            self.depth -= 1
+            self.path.pop()
+
+    def _limit(self, line: int | None, found: str, expected: str) -> _Limit:
+        path = tuple(p for p in self.path[1:] if p is not None)
+        return _Limit(Problem(self.file, path, line, found, expected))
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         try:
@@ -228,7 +231,7 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
             raise _Limit(
                 Problem(
                     self.file,
-                    self.paths.get(id(node), ()),
+                    path_to(self.root, node) if self.root is not None else (),
                     node.start_mark.line + 1,
                     f"{str(shown)[:60]!r}, which is not a valid {kind} ({type(exc).__name__})",
                     f"a value the tag !!{kind} can read, or no tag",
@@ -236,121 +239,108 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
             ) from None
 
 
-def _too_deep(file: str, path: YamlPath, line: int | None) -> Problem:
-    return Problem(
-        file,
-        path,
-        line,
-        f"mappings and lists nested more than {MAX_DEPTH} deep",
-        f"at most {MAX_DEPTH} levels of nesting (aliases expanded)",
-    )
-
-
-def _measure(root: yaml.Node, file: str) -> dict[int, YamlPath]:
+def _measure(root: yaml.Node, file: str) -> None:
     """Refuse a node graph that is recursive, or too big or deep once its aliases are expanded.
 
     Each node is measured once (an alias is the same node object as its anchor), so this takes
-    time in proportion to the file, however large the expansion would be.
-
-    Returns:
-        The first YAML path of each node, by the node's id.
+    time in proportion to the file, however large the expansion would be. The recursion follows
+    the file's own nesting, which the composer has already held to
+    :data:`~sim.scenario.limits.MAX_DEPTH`: an alias always names a node measured before.
 
     Raises:
         _Limit: with the problem, at the line of the alias or value at fault.
     """
-    paths: dict[int, YamlPath] = {}
     size: dict[int, int] = {}
     depth: dict[int, int] = {}
     open_nodes: set[int] = set()
 
-    def visit(node: yaml.Node, path: YamlPath) -> None:
+    def fail(node: yaml.Node, found: str, expected: str) -> _Limit:
+        line = node.start_mark.line + 1
+        return _Limit(Problem(file, path_to(root, node), line, found, expected))
+
+    def visit(node: yaml.Node) -> None:
         key = id(node)
         if key in size:
             return
-        paths.setdefault(key, path)
         if key in open_nodes:
-            raise _Limit(
-                Problem(
-                    file,
-                    path,
-                    node.start_mark.line + 1,
-                    "a recursive alias (a value that contains itself)",
-                    "aliases to values defined before and outside them",
-                )
+            raise fail(
+                node,
+                "a recursive alias (a value that contains itself)",
+                "aliases to values defined before and outside them",
             )
         if isinstance(node, yaml.ScalarNode):
-            _check_scalar(node, path, file)
+            problem = _scalar_problem(node)
+            if problem:
+                raise fail(node, *problem)
             size[key], depth[key] = 1, 0
             return
         open_nodes.add(key)
-        children = _children(node, path, file)
-        for child_path, child in children:
-            visit(child, child_path)
+        children = _children(node)
+        for child in children:
+            visit(child)
         open_nodes.discard(key)
-        size[key] = 1 + sum(size[id(c)] for _, c in children)
-        depth[key] = 1 + max((depth[id(c)] for _, c in children), default=0)
-        line = node.start_mark.line + 1
+        size[key] = 1 + sum(size[id(c)] for c in children)
+        depth[key] = 1 + max((depth[id(c)] for c in children), default=0)
         if size[key] > MAX_NODES:
-            raise _Limit(
-                Problem(
-                    file,
-                    path,
-                    line,
-                    f"a value that expands to {size[key]:,} values through its aliases",
-                    f"at most {MAX_NODES:,} values in a scenario, aliases expanded",
-                )
+            raise fail(
+                node,
+                f"a value that expands to {size[key]:,} values through its aliases",
+                f"at most {MAX_NODES:,} values in a scenario, aliases expanded",
             )
         if depth[key] > MAX_DEPTH:
-            raise _Limit(_too_deep(file, path, line))
+            raise fail(node, *_TOO_DEEP)
 
-    visit(root, ())
-    return paths
+    visit(root)
 
 
-def _children(node: yaml.Node, path: YamlPath, file: str) -> list[tuple[YamlPath, yaml.Node]]:
+def path_to(root: yaml.Node, target: yaml.Node) -> YamlPath:
+    """The first YAML path at which ``target`` appears under ``root`` (for a problem's path).
+
+    Each node is entered once, so a graph with aliases is searched in time proportional to the
+    file, not to its expansion.
+    """
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, YamlPath]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        if node is target:
+            return path
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            items = list(enumerate(node.value))
+            stack.extend((item, (*path, i)) for i, item in reversed(items))
+        elif isinstance(node, yaml.MappingNode):
+            for key_node, value_node in reversed(node.value):
+                stack.append((value_node, (*path, _key(key_node))))
+                stack.append((key_node, (*path, _key(key_node))))
+    return ()
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
-        return [((*path, i), item) for i, item in enumerate(node.value)]
-    if len(node.value) > MAX_KEYS:
-        raise _Limit(
-            Problem(
-                file,
-                path,
-                node.start_mark.line + 1,
-                f"a mapping of {len(node.value):,} keys",
-                f"at most {MAX_KEYS:,} keys in one mapping",
-            )
-        )
-    children = []
-    for key_node, value_node in node.value:
-        step = _key(key_node)
-        children.append(((*path, step), key_node))
-        children.append(((*path, step), value_node))
-    return children
+        return list(node.value)
+    return [child for pair in node.value for child in pair]
 
 
-def _check_scalar(node: yaml.ScalarNode, path: YamlPath, file: str) -> None:
-    line = node.start_mark.line + 1
+_TOO_DEEP = (
+    f"mappings and lists nested more than {MAX_DEPTH} deep",
+    f"at most {MAX_DEPTH} levels of nesting (aliases expanded)",
+)
+
+
+def _scalar_problem(node: yaml.ScalarNode) -> tuple[str, str] | None:
+    """``(found, expected)`` for a number written too long or a text too long, else None."""
     length = len(node.value)
     if node.tag in _NUMBER_TAGS and length > MAX_NUMBER_CHARS:
-        raise _Limit(
-            Problem(
-                file,
-                path,
-                line,
-                f"a number written with {length:,} characters",
-                f"a number of at most {MAX_NUMBER_CHARS} characters",
-            )
+        return (
+            f"a number written with {length:,} characters",
+            f"a number of at most {MAX_NUMBER_CHARS} characters",
         )
     if length > MAX_TEXT:
-        raise _Limit(
-            Problem(
-                file,
-                path,
-                line,
-                f"a text of {length:,} characters",
-                f"at most {MAX_TEXT:,} characters",
-            )
-        )
+        return f"a text of {length:,} characters", f"at most {MAX_TEXT:,} characters"
+    return None
 
 
 def _key(key_node: yaml.Node) -> str:
