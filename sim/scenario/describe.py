@@ -7,6 +7,7 @@ the closest known key suggested, a missing key, a value out of range with the bo
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Mapping
 from typing import Any, get_args, get_origin
 
@@ -14,18 +15,24 @@ from pydantic import BaseModel
 
 from sim.scenario.names import NAME_PATTERN, NAME_RULE
 
+#: Unknown keys in one mapping beyond which no "did you mean" is looked for: a block of pasted
+#: junk gains nothing from suggestions, and each one costs a fuzzy match against every known key.
+MAX_SUGGESTED = 20
 
-def describe_error(error: Mapping[str, Any], model: type[BaseModel], loc: tuple) -> tuple[str, str]:
-    """``(found, expected)`` for one pydantic error."""
+
+def describe_error(
+    error: Mapping[str, Any], model: type[BaseModel], loc: tuple, suggest: bool = True
+) -> tuple[str, str]:
+    """``(found, expected)`` for one pydantic error (``suggest``: look for a close known key)."""
     kind = error["type"]
     message = str(error.get("msg", ""))
     value = error.get("input")
     if kind == "missing":
         return "nothing", f"a value for the required key {loc[-1]!r}"
     if kind == "extra_forbidden":
-        allowed = sorted(_allowed_keys(model, loc[:-1]))
+        allowed = _sorted_keys(model, loc[:-1])
         key = str(loc[-1])
-        close = difflib.get_close_matches(key, allowed, n=1)
+        close = difflib.get_close_matches(key, allowed, n=1) if suggest else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return f"unknown key {key!r}", f"one of the known keys: {', '.join(allowed)}{hint}"
     if kind == "string_pattern_mismatch" and NAME_PATTERN in message:
@@ -39,6 +46,12 @@ def describe_error(error: Mapping[str, Any], model: type[BaseModel], loc: tuple)
         least = (error.get("ctx") or {}).get("min_length", 1)
         return f"{len(value)} item(s)", f"at least {least} item(s)"
     return show(value), message
+
+
+@functools.lru_cache(maxsize=256)
+def _sorted_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The keys the model accepts at ``loc``, sorted (cached: asked once per unknown key)."""
+    return sorted(_allowed_keys(model, loc))
 
 
 def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from sim.scenario.describe import describe_error, show
+from sim.scenario.describe import MAX_SUGGESTED, describe_error, show
 from sim.scenario.limits import value_problems
 from sim.scenario.overrides import apply_overrides
 from sim.scenario.problems import Problem, ScenarioError
@@ -124,10 +124,12 @@ class _Checker:
         base: tuple,
         origin: Callable[[tuple], tuple] | None = None,
     ) -> None:
-        for error in exc.errors(include_url=False):
+        errors = exc.errors(include_url=False)
+        unknown = sum(error["type"] == "extra_forbidden" for error in errors)
+        for error in errors:
             loc = tuple(error["loc"])
             path = origin(loc) if origin else (*base, *loc)
-            found, expected = describe_error(error, model, loc)
+            found, expected = describe_error(error, model, loc, unknown <= MAX_SUGGESTED)
             self.add(path, found, expected)
 
     # -- building --------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ the CLI test and the long run use the same functions with a seeded ``Random``.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Callable
@@ -17,6 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+#: libyaml's loader and dumper when installed (the mutations parse and write many files).
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -36,7 +41,7 @@ def bundled() -> list[Bundled]:
     out = []
     for path in SCENARIOS:
         text = path.read_text(encoding="utf-8")
-        out.append(Bundled(path.name, text, yaml.safe_load(text)))
+        out.append(Bundled(path.name, text, _load(text)))
     return out
 
 
@@ -79,6 +84,14 @@ ODD_VALUES: list[Any] = [
 ]
 
 
+def _load(text: str) -> Any:
+    return yaml.load(text, Loader=_SafeLoader)
+
+
+def _fresh(base: Bundled) -> Any:
+    return copy.deepcopy(base.data)
+
+
 def _paths(data: Any, path: tuple = ()) -> list[tuple]:
     out = [path]
     if isinstance(data, dict):
@@ -108,7 +121,8 @@ def _nested(rng: random.Random) -> Any:
 
 
 def _dump(data: Any) -> bytes:
-    return yaml.dump(data, allow_unicode=True, sort_keys=False, width=10**9).encode("utf-8")
+    text = yaml.dump(data, Dumper=_SafeDumper, allow_unicode=True, sort_keys=False, width=10**9)
+    return text.encode("utf-8")
 
 
 # -- mutations of the data -----------------------------------------------------------------------
@@ -116,7 +130,7 @@ def _dump(data: Any) -> bytes:
 
 def delete_value(base: Bundled, rng: random.Random) -> bytes:
     """A key or list item removed (a required key missing, an empty side)."""
-    data = yaml.safe_load(base.text)
+    data = _fresh(base)
     path = rng.choice(_paths(data)[1:])
     parent = _parent(data, path)
     del parent[path[-1]]
@@ -125,7 +139,7 @@ def delete_value(base: Bundled, rng: random.Random) -> bytes:
 
 def swap_value(base: Bundled, rng: random.Random) -> bytes:
     """A value replaced by one of another type or an extreme one."""
-    data = yaml.safe_load(base.text)
+    data = _fresh(base)
     for _ in range(rng.choice([1, 1, 2, 5])):
         path = rng.choice(_paths(data))
         value = _nested(rng) if rng.random() < 0.1 else _odd_value(rng)
@@ -138,7 +152,7 @@ def swap_value(base: Bundled, rng: random.Random) -> bytes:
 
 def scale_number(base: Bundled, rng: random.Random) -> bytes:
     """A number made huge, tiny, negative, fractional or not a number."""
-    data = yaml.safe_load(base.text)
+    data = _fresh(base)
     numbers = [
         p
         for p in _paths(data)[1:]
@@ -159,8 +173,8 @@ def scale_number(base: Bundled, rng: random.Random) -> bytes:
 
 def add_keys(base: Bundled, rng: random.Random) -> bytes:
     """Unknown keys added to a mapping: one, a few, or thousands."""
-    data = yaml.safe_load(base.text)
-    mappings = [p for p in _paths(data) if isinstance(_parent(data, p + ("x",)), dict)]
+    data = _fresh(base)
+    mappings = [p for p in _paths(data) if isinstance(_parent(data, (*p, "x")), dict)]
     path = rng.choice(mappings)
     target = _parent(data, (*path, "x"))
     for k in range(rng.choice([1, 3, 900, 1001, 8000])):
@@ -170,7 +184,7 @@ def add_keys(base: Bundled, rng: random.Random) -> bytes:
 
 def many_combatants(base: Bundled, rng: random.Random) -> bytes:
     """A combatant entry copied many times, or given a large count."""
-    data = yaml.safe_load(base.text)
+    data = _fresh(base)
     sides = data.get("sides") or []
     if not sides or not sides[0].get("combatants"):
         return swap_value(base, rng)
@@ -186,7 +200,7 @@ def many_combatants(base: Bundled, rng: random.Random) -> bytes:
 
 def rename(base: Bundled, rng: random.Random) -> bytes:
     """The scenario, a side or a combatant named with markup, unicode or control characters."""
-    data = yaml.safe_load(base.text)
+    data = _fresh(base)
     name = rng.choice(["[/]", "[bold red]x", "\x1b[31mred", "名前", "a\u0000b", "x" * 300, "a.b"])
     where = rng.choice(["scenario", "side", "combatant"])
     if where == "scenario":
@@ -255,7 +269,9 @@ def alias_bomb(base: Bundled, rng: random.Random) -> bytes:
         extra = rng.choice(["loop: &r [1, *r]\n", "loop: &r {a: *r}\n", "loop: &r [[[*r]]]\n"])
     elif kind == "chain":
         count = rng.choice([10, 1001, 3000])
-        extra = "chain0: &c0 [x]\n" + "".join(f"chain{k}: &c{k} [*c{k - 1}]\n" for k in range(1, 60))
+        extra = "chain0: &c0 [x]\n" + "".join(
+            f"chain{k}: &c{k} [*c{k - 1}]\n" for k in range(1, 60)
+        )
         extra += "uses: [" + ", ".join(["*c0"] * count) + "]\n"
     else:
         extra = "base: &b {hp: 3}\nmerged: {<<: [*b, *b], x: 1}\n"
@@ -265,10 +281,8 @@ def alias_bomb(base: Bundled, rng: random.Random) -> bytes:
 def deep_nesting(base: Bundled, rng: random.Random) -> bytes:
     """Mappings or lists nested tens to tens of thousands deep."""
     depth = rng.choice([30, 41, 100, 5000, 100_000])
-    if rng.random() < 0.5:
-        nested = "[" * depth + "]" * depth
-    else:
-        nested = "{a: " * depth + "1" + "}" * depth
+    lists = rng.random() < 0.5
+    nested = "[" * depth + "]" * depth if lists else "{a: " * depth + "1" + "}" * depth
     return (base.text + f"deep: {nested}\n").encode("utf-8")
 
 
@@ -341,7 +355,7 @@ def mutate(base: Bundled, rng: random.Random) -> tuple[str, bytes]:
     for _ in range(chained):
         try:
             text = raw.decode("utf-8")
-            data = yaml.safe_load(text)
+            data = _load(text)
         except (UnicodeDecodeError, yaml.YAMLError, ValueError, RecursionError, AttributeError):
             break
         if not isinstance(data, dict) or len(text) > 200_000:
