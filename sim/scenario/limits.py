@@ -25,7 +25,7 @@ MAX_DEPTH = 40
 #: Most alias uses (``*name``) in one file.
 MAX_ALIASES = 1000
 #: Most values (mappings, lists and scalars) in the document, aliases expanded.
-MAX_NODES = 100_000
+MAX_NODES = 50_000
 #: Most keys in one mapping.
 MAX_KEYS = 1000
 #: Longest text value or key, in characters.

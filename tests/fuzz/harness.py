@@ -1,8 +1,9 @@
 """Loading one fuzzed file: it loads, or it is refused with located problems, within a bound.
 
 The bound is a hang detector, not a speed test: a case that is still loading after
-:data:`HANG_S` seconds is interrupted (``SIGALRM``) and reported as a hang. Loading a fuzzed
-file takes milliseconds; the bound is generous so that a busy machine never trips it.
+:data:`HANG_S` seconds is interrupted (``SIGALRM``) and reported as a hang. Most fuzzed files
+load in milliseconds and the largest the limits let through (50,000 values) in about a second;
+the bound is generous so that a machine shared by many jobs never trips it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from sim.scenario.loader import load_scenario
 from sim.scenario.problems import Problem, ScenarioError
 
 #: Seconds after which loading one file counts as a hang.
-HANG_S = 5.0
+HANG_S = 20.0
 
 
 class Hang(Exception):

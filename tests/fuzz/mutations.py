@@ -110,7 +110,7 @@ def _parent(data: Any, path: tuple) -> Any:
 
 
 def _odd_value(rng: random.Random) -> Any:
-    return rng.choice(ODD_VALUES)
+    return copy.deepcopy(rng.choice(ODD_VALUES))  # a later mutation may change it in place
 
 
 def _nested(rng: random.Random) -> Any:
