@@ -84,37 +84,16 @@ MAY_IMPORT_ANALYSIS = ("sim/cli.py", "sim/commands/", "sim/__main__.py")
 ALLOWED_CYCLES: set[frozenset[str]] = {
     frozenset(
         {
-            "sim/scenario/loader.py",
-            "sim/scenario/schema.py",
-            "sim/scenario/sweep.py",
-            "sim/scenario/variants.py",
-        }
-    ),
-    frozenset(
-        {
             "sim/rules/prop3/fight.py",
             "sim/rules/prop3/melee.py",
             "sim/rules/prop3/missiles.py",
         }
     ),
 }
-# The sweep reads DRAW from records.
-ALLOWED_UPWARD: set[tuple[str, str]] = {
-    ("sim/scenario/sweep.py", "sim/records.py"),
-}
+ALLOWED_UPWARD: set[tuple[str, str]] = set()
 ALLOWED_LOCAL: set[tuple[str, str]] = {
     ("sim/rules/prop3/fight.py", "sim/rules/prop3/melee.py"),
     ("sim/rules/prop3/fight.py", "sim/rules/prop3/missiles.py"),
-    ("sim/scenario/loader.py", "sim/rules/__init__.py"),
-    ("sim/scenario/loader.py", "sim/scenario/overrides.py"),
-    ("sim/scenario/loader.py", "sim/scenario/variants.py"),
-    ("sim/scenario/schema.py", "sim/rules/__init__.py"),
-    ("sim/scenario/sweep.py", "sim/records.py"),
-    ("sim/scenario/sweep.py", "sim/scenario/loader.py"),
-    ("sim/scenario/sweep.py", "sim/scenario/overrides.py"),
-    ("sim/scenario/variants.py", "sim/scenario/loader.py"),
-    ("sim/scenario/variants.py", "sim/scenario/overrides.py"),
-    ("sim/scenario/variants.py", "sim/scenario/yamlsource.py"),
 }
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from sim.rules import RULE_SYSTEMS
 from sim.scenario.describe import MAX_SUGGESTED, describe_error, show
 from sim.scenario.limits import value_problems
 from sim.scenario.overrides import apply_overrides
@@ -147,7 +148,6 @@ class _Checker:
             top = ScenarioModel.model_validate(data)
         except ValidationError as exc:
             self.add_validation(exc, ScenarioModel, ())
-        from sim.rules import RULE_SYSTEMS
 
         system = RULE_SYSTEMS.get(data.get("rules")) if isinstance(data.get("rules"), str) else None
         if system is None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from sim.rules import RULE_SYSTEMS
 from sim.scenario.names import NAME_PATTERN
 from sim.scenario.sweep import SweepModel
 from sim.scenario.variant_section import VariantModel
@@ -59,7 +60,6 @@ class ScenarioModel(BaseModel):
     @field_validator("rules")
     @classmethod
     def _known_rules(cls, value: str) -> str:
-        from sim.rules import RULE_SYSTEMS
 
         if value not in RULE_SYSTEMS:
             raise ValueError(f"one of {', '.join(RULE_SYSTEMS)}")
@@ -116,8 +116,6 @@ class Scenario:
     @property
     def system(self):
         """The rule system object."""
-        from sim.rules import RULE_SYSTEMS
-
         return RULE_SYSTEMS[self.rules]
 
     def option_values(self) -> dict[str, Any]:
