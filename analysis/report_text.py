@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 
@@ -14,7 +15,7 @@ def summary_table(
     """Print win rates with their 95% intervals, draws and the mean fight length."""
     console = console or Console()
     runs = summary["runs"]
-    title = f"{summary['scenario']} — {runs} combats, seed {summary['seed']}"
+    title = f"{escape(summary['scenario'])} — {runs} combats, seed {summary['seed']}"
     table = Table(title=title, title_justify="left")
     table.add_column("side")
     table.add_column("wins", justify="right")

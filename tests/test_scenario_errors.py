@@ -436,3 +436,14 @@ def test_data_given_as_a_dict_is_bounded_too():
     with pytest.raises(ScenarioError) as info:
         scenario_from_dict(data)
     assert only(info.value.problems).expected == "a finite number"
+
+
+@pytest.mark.parametrize("command", ["run", "sweep"])
+def test_a_name_with_rich_markup_is_printed_as_written(tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)  # sweep writes its results next to where it runs
+    text = GOOD.replace("name: ok", "name: 'duel [/] [bold]x'") + (
+        "sweep:\n  parameters:\n    - path: sides.red.combatants.0.hp\n      values: [5, 10]\n"
+    )
+    result = run_cli(command, write(tmp_path, text), "--runs", "2", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "duel [/] [bold]x — " in result.output

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
@@ -168,7 +169,7 @@ def _sweep_table(result) -> None:
     sides = result.plan.scenario.side_names
     rates = result.rates()
     title = (
-        f"{result.plan.scenario.name} — sweep of {len(result.plan.points)} points, "
+        f"{escape(result.plan.scenario.name)} — sweep of {len(result.plan.points)} points, "
         f"{result.runs} combats each, seed {result.seed} (same seeds at every point)"
     )
     table = Table(title=title, title_justify="left")
