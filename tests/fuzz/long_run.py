@@ -62,8 +62,9 @@ def main(argv: list[str] | None = None) -> int:
                 _keep(args.keep, path, raw, what, "\n".join(map(str, outcome.problems)))
             if outcome.seconds > slowest[0]:
                 slowest = (outcome.seconds, what)
-            if (case + 1) % 500 == 0:
-                print(f"{case + 1} cases, {dict(counts)}", file=sys.stderr, flush=True)
+            if (case + 1) % 250 == 0:
+                done = f"{case + 1} cases, {dict(counts)}, slowest {slowest[0]:.2f} s"
+                print(done, file=sys.stderr, flush=True)
     report = {
         "cases": args.cases,
         "seed": args.seed,
