@@ -86,7 +86,7 @@ def build_scenario(source: Source, overrides: Mapping[str, Any] | None = None) -
         raise ScenarioError(problems)
     checker = _Checker(source)
     scenario = checker.build(data)
-    if checker.problems:
+    if checker.problems or scenario is None:
         raise ScenarioError(checker.problems)
     return scenario
 
@@ -149,7 +149,8 @@ class _Checker:
         except ValidationError as exc:
             self.add_validation(exc, ScenarioModel, ())
 
-        system = RULE_SYSTEMS.get(data.get("rules")) if isinstance(data.get("rules"), str) else None
+        rules = data.get("rules")
+        system = RULE_SYSTEMS.get(rules) if isinstance(rules, str) else None
         if system is None:
             return None
         raw_options = data.get("options") or {}
@@ -298,7 +299,7 @@ class _Checker:
         except ValidationError as exc:
             self.add_validation(exc, model, base, origin)
             return None
-        if not ok:
+        if not ok or not isinstance(name, str):
             return None
         return name, count, stats
 

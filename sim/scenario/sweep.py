@@ -126,7 +126,9 @@ class SweepParameterModel(BaseModel):
 
     def points(self) -> list[Any]:
         """The values the parameter takes, in order."""
-        return list(self.values) if self.values is not None else self.range.values()
+        if self.values is not None:
+            return list(self.values)
+        return self.range.values() if self.range is not None else []
 
 
 class SweepModel(BaseModel):

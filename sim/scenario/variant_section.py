@@ -93,7 +93,8 @@ def check_variants(
         elif name in seen:
             again = f"variant name {name!r} again"
             add(("name",), again, f"a name not used by variant {seen[name]}")
-        seen.setdefault(name, i)
+        if isinstance(name, str):
+            seen.setdefault(name, i)
         overrides = entry.get("set") or {}
         if not isinstance(overrides, dict):
             continue

@@ -163,7 +163,7 @@ class _Limit(Exception):
         self.problem = problem
 
 
-class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc]
+class _Loader(Composer, _Parser, SafeConstructor, Resolver):
     """PyYAML's safe loader, composing with the limits on nesting, aliases and values.
 
     The composer is PyYAML's own (it runs in Python, so it can count); the parser is libyaml's
@@ -183,9 +183,10 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
         self.nodes = 0
         self.root: yaml.Node | None = None
 
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         event = self.peek_event()
-        line = event.start_mark.line + 1 if event.start_mark else None
+        mark = event.start_mark if event is not None else None
+        line = mark.line + 1 if mark is not None else None
         if isinstance(event, yaml.AliasEvent):
             self.aliases += 1
             if self.aliases > MAX_ALIASES:
@@ -202,7 +203,8 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
                 f"more than {MAX_NODES:,} values",
                 f"at most {MAX_NODES:,} values (mappings, lists and scalars) in a scenario",
             )
-        if isinstance(parent, yaml.MappingNode) and index is None:
+        is_key = isinstance(parent, yaml.MappingNode) and index is None
+        if is_key and parent is not None:
             if len(parent.value) >= MAX_KEYS:
                 found = f"a mapping of more than {MAX_KEYS:,} keys"
                 raise self._limit(line, found, f"at most {MAX_KEYS:,} keys in one mapping")
