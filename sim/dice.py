@@ -35,7 +35,9 @@ class Dice:
     __slots__ = ("_buffer", "_generator")
 
     def __init__(self, seed: int, combat: int) -> None:
-        self._generator = np.random.Generator(np.random.PCG64(combat_stream(seed, combat)))
+        self._generator: np.random.Generator | None = np.random.Generator(
+            np.random.PCG64(combat_stream(seed, combat))
+        )
         self._buffer: list[float] = []
 
     @classmethod
