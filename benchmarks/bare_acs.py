@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
 import simpy
 
@@ -59,7 +60,7 @@ def play_bare(seed: int, k: int) -> tuple[str, float]:
     roll = dice.roll
     env = simpy.Environment()
     hp = [HP, HP]
-    result = ["draw", float(SECONDS)]
+    result: list[Any] = ["draw", float(SECONDS)]
 
     def attack(me: int, plans, used, defenses, allowed, seg: int) -> bool:
         """One attack by ``me``; True when it takes the other out."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
 import simpy
 
@@ -33,7 +34,7 @@ def play_bare(seed: int, k: int) -> tuple[str, float]:
     dice = Dice(seed, k)
     roll = dice.roll
     hp = [sum(roll(6) for _ in range(6)), sum(roll(6) for _ in range(7))]
-    result = ["draw", ROUNDS * 60.0]
+    result: list[Any] = ["draw", ROUNDS * 60.0]
     env = simpy.Environment()
 
     def duel():
@@ -46,7 +47,7 @@ def play_bare(seed: int, k: int) -> tuple[str, float]:
                 hp[1] -= a
                 hp[0] -= b
             else:
-                for who in ((0, 1) if cole > francois else (1, 0)):
+                for who in (0, 1) if cole > francois else (1, 0):
                     if who == 0:
                         if roll(20) + 1 >= 12:
                             hp[1] -= roll(6) + 3
@@ -55,8 +56,11 @@ def play_bare(seed: int, k: int) -> tuple[str, float]:
                     if hp[0] <= 0 or hp[1] <= 0:
                         break
             if hp[0] <= 0 or hp[1] <= 0:
-                result[0] = "draw" if hp[0] <= 0 and hp[1] <= 0 else (
-                    "soldier" if hp[1] <= 0 else "leatherstocking")
+                result[0] = (
+                    "draw"
+                    if hp[0] <= 0 and hp[1] <= 0
+                    else ("soldier" if hp[1] <= 0 else "leatherstocking")
+                )
                 result[1] = (r + 1) * 60.0
                 return
             yield env.timeout(ROUND)

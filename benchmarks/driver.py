@@ -34,8 +34,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
+from unittest.mock import patch
 
 import simpy
+from rich.table import Table
+
+from sim.api import simulate
+from sim.engine import SimPyInternals
+from sim.parallel import available_cores
+from sim.rules import RULE_SYSTEMS
+from sim.runner import DEFAULT_CHUNK, run_chunk
+from sim.scenario.loader import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,8 +99,6 @@ SEED = 1
 
 def references(root: Path = ROOT) -> list[Reference]:
     """The references whose rule system is registered and whose files exist, then the melee."""
-    from sim.rules import RULE_SYSTEMS
-
     found = []
     for ref in (*REFERENCES, MELEE):
         if ref.rules not in RULE_SYSTEMS or not (root / ref.scenario).is_file():
@@ -108,6 +115,8 @@ def load_bare(path: Path) -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load the bare loop {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -122,8 +131,6 @@ def one_core_rates(scenario: Any, play_bare: Any, combats: int, rounds: int = 7)
 
     The rounds alternate engine and bare loop over the same combat indices.
     """
-    from sim.runner import run_chunk
-
     per_round = max(combats // rounds, 1)
     engine = bare = 0.0
     for r in range(rounds):
@@ -149,19 +156,10 @@ class _CountingEnvironment(simpy.Environment):
         _CountingEnvironment.made.append(self)
 
 
-def _processed(env: simpy.Environment) -> int:
-    # Every event, however scheduled, draws one id; those still queued never happened.
-    return next(env._eid) - len(env._queue)
-
-
 def events_per_combat(scenario: Any, play_bare: Any, combats: int) -> dict:
     """SimPy events processed per combat by the engine and by the bare loop."""
-    from sim.runner import run_chunk
-
-    counts = {}
-    original = simpy.Environment
-    simpy.Environment = _CountingEnvironment
-    try:
+    counts: dict[str, float | None] = {}
+    with patch.object(simpy, "Environment", _CountingEnvironment):
         for name, play in (("engine", None), ("bare", play_bare)):
             if name == "bare" and play_bare is None:
                 counts[name] = None
@@ -173,10 +171,9 @@ def events_per_combat(scenario: Any, play_bare: Any, combats: int) -> dict:
                 for k in range(combats):
                     play(SEED, k)
             made = _CountingEnvironment.made
-            counts[name] = sum(_processed(env) for env in made) / max(len(made), 1)
-    finally:
-        simpy.Environment = original
-        _CountingEnvironment.made = []
+            processed = sum(SimPyInternals.events_processed(env) for env in made)
+            counts[name] = processed / max(len(made), 1)
+    _CountingEnvironment.made = []
     return counts
 
 
@@ -190,9 +187,6 @@ def wall_rate(scenario: Any, combats: int, workers: int) -> float:
     Chunks are the default size, or smaller for a short run, so that every worker gets several.
     The worker processes are started before the clock starts (a run reuses them).
     """
-    from sim.api import simulate
-    from sim.runner import DEFAULT_CHUNK
-
     chunk = max(50, min(DEFAULT_CHUNK, combats // (workers * 8)))
     if workers > 1:
         simulate(scenario, runs=2 * workers, seed=SEED, workers=workers, chunk_size=1)
@@ -215,6 +209,7 @@ def peak_memory(scenario_file: Path, combats: int, workers: int) -> dict:
 
     Returns the run process's peak, the largest worker's, and the peak of all together.
     """
+    # psutil is not a declared dependency (dask[distributed] brings it): only this target needs it.
     import psutil
 
     with tempfile.TemporaryDirectory(prefix="combatsim-bench-") as out:
@@ -272,9 +267,6 @@ def run_bench(
         root: the repository (scenarios and bare loops are found from there).
         say: called with a line of text as each step starts (progress), or None.
     """
-    from sim.parallel import available_cores
-    from sim.scenario.loader import load_scenario
-
     say = say or (lambda text: None)
     cores = available_cores()
     workers = workers or cores
@@ -328,8 +320,6 @@ def run_bench(
 def _targets(
     rows: list[dict], cores: int, speedup_combats: int, memory_combats: int, root: Path, say: Any
 ) -> list[dict]:
-    from sim.scenario.loader import load_scenario
-
     targets = []
     for row in rows:
         if row["ratio"] is not None and row["rules"] in ("acs", "target10", "prop3"):
@@ -392,14 +382,18 @@ def _targets(
 
 
 def _not_measured(name: str, why: str) -> dict:
-    return {"target": name, "measured": None, "limit": None, "unit": None, "passed": None,
-            "why": why}
+    return {
+        "target": name,
+        "measured": None,
+        "limit": None,
+        "unit": None,
+        "passed": None,
+        "why": why,
+    }
 
 
 def render(result: dict[str, Any], console: Any) -> None:
     """Print a bench result as two tables (references, then targets)."""
-    from rich.table import Table
-
     machine = result["machine"]
     load = machine.get("load_average")
     table = Table(

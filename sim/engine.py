@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
+from heapq import heappop
 from typing import Any, Generic, TypeVar
 
 import simpy
@@ -34,23 +34,87 @@ SEGMENTS_PER_SECOND = 10
 FIRST_RULE_PRIORITY = 2
 
 
+class SimPyInternals:
+    """The one place where combatsim touches SimPy's private attributes, and why.
+
+    :meth:`Combat.run` is SimPy's ``env.run(until=end)`` with ``env.step`` inlined: the same
+    order, the same handling of failed events, one method call (and its ``try``) less per
+    event. On the reference duels that is about 5% to 10% more combats per second (measured
+    against plain ``env.run()``; the numbers are in docs/architecture.md's sources, the engine
+    helper's report of issue 11), and the engine-to-bare-loop ratio of ``combatsim bench`` is
+    a target. The price is reading ``env._now``, ``env._queue`` and ``event._ok`` and
+    ``event._value``: SimPy 4's internals, so ``pyproject.toml`` pins ``simpy<5``.
+
+    What keeps it honest:
+
+    - tests/test_engine_simpy.py plays every bundled scenario through these shortcuts and
+      through plain ``env.run()``, and asserts the same traces and records;
+    - the only way onto the queue outside SimPy is :class:`WakeUp`, through the public
+      ``env.schedule``, and it refuses a time in the past (SimPy's ``schedule`` would
+      silently move the clock backwards).
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def run_until(env: simpy.Environment, end: Event) -> None:
+        """``env.run(until=end)``: process events in order until ``end`` has been processed.
+
+        Raises:
+            RuntimeError: the queue ran dry before ``end`` (a round process stopped early), or
+                an event failed and nobody defused it (as ``env.step`` raises it).
+        """
+        # Events as SimPy's step sees them: their callbacks become None once processed.
+        queue: list[Any] = env._queue
+        while end.callbacks is not None:
+            if not queue:
+                raise RuntimeError("combat stalled: its round process stopped before the end")
+            env._now, _, _, event = heappop(queue)
+            callbacks, event.callbacks = event.callbacks, None
+            for callback in callbacks:
+                callback(event)
+            if not event._ok and not hasattr(event, "_defused"):
+                exc = type(event._value)(*event._value.args)
+                exc.__cause__ = event._value
+                raise exc
+
+    @staticmethod
+    def events_processed(env: simpy.Environment) -> int:
+        """How many events ``env`` has processed (for the benchmarks; draws one event id).
+
+        Every event, however scheduled, draws one id; those still queued never happened.
+        """
+        return next(env._eid) - len(env._queue)
+
+
 class WakeUp(Event):
     """An event that fires at ``time`` with ``priority`` (lower fires first at equal times).
 
-    It is created already triggered and goes straight onto SimPy's queue, keyed exactly as
-    :meth:`simpy.Environment.schedule` keys it: one object and one heap push per wake-up, the
-    cheapest event SimPy can process (rule systems make one per action).
+    It is created already triggered, as SimPy's own ``Timeout`` is, and goes onto the queue
+    through the public ``env.schedule``: one object and one heap push per wake-up, the cheapest
+    event SimPy can process (rule systems make one per action).
+
+    Raises:
+        ValueError: ``time`` is before the current time.
     """
 
-    # Already triggered, with no value: class attributes, not set on every wake-up.
+    # Born triggered with no value, like SimPy's Timeout: Event's own state, set on the class
+    # once rather than on every wake-up (see SimPyInternals).
     _ok = True
     _value = None
 
     def __init__(self, env: simpy.Environment, time: float, priority: int) -> None:
+        delay = time - env.now
+        if delay < 0:
+            raise ValueError(
+                f"a wake-up at {time} is before the current time {env.now}: "
+                "the clock never goes backwards"
+            )
         self.env = env
         self.callbacks = []
-        now = env._now
-        heappush(env._queue, (now + (time - now), priority, next(env._eid), self))
+        # SimPy types a priority as a NewType of int; converting would cost a call per wake-up.
+        schedule: Callable[..., None] = env.schedule
+        schedule(self, priority, delay)
 
 
 #: ``wake_at(env, time, priority)``: an event that fires at ``time`` with ``priority``.
@@ -247,21 +311,5 @@ class Combat(Generic[F]):
         if self.over:
             return self
         start(self)
-        # SimPy's ``env.run(until=end)``, with its ``step`` inlined: the same order, the same
-        # handling of failed events, one method call less per event. It stops as soon as the
-        # end event has been processed (SimPy then sets its callbacks to None).
-        env = self.env
-        queue = env._queue
-        end = self._end_event
-        while end.callbacks is not None:
-            if not queue:
-                raise RuntimeError("combat stalled: its round process stopped before the end")
-            env._now, _, _, event = heappop(queue)
-            callbacks, event.callbacks = event.callbacks, None
-            for callback in callbacks:
-                callback(event)
-            if not event._ok and not hasattr(event, "_defused"):
-                exc = type(event._value)(*event._value.args)
-                exc.__cause__ = event._value
-                raise exc
+        SimPyInternals.run_until(self.env, self._end_event)
         return self

@@ -412,7 +412,7 @@ class AcsClock(Generic[StatsT, StateT]):
 
     def segment_now(self, fighter: AcsFighter[StatsT, StateT]) -> int:
         """The segment (1..10) of the current second."""
-        return int(self.env._now - fighter.t0) + 1
+        return int(self.env.now - fighter.t0) + 1
 
     def can_defend(self, target: AcsFighter[StatsT, StateT]) -> bool:
         """Whether ``target`` has a defensive action left in this segment and wants to use it."""
@@ -421,7 +421,7 @@ class AcsClock(Generic[StatsT, StateT]):
         defend = target.defend
         if defend == "never":
             return False
-        now = self.env._now
+        now = self.env.now
         if target.def_t != now:
             target.def_t = now
             target.def_used = 0
@@ -441,7 +441,7 @@ class AcsClock(Generic[StatsT, StateT]):
         target.defenses += 1
         if target.out is not None:
             return
-        segment = int(self.env._now - target.t0) + 1
+        segment = int(self.env.now - target.t0) + 1
         plan = target.plan
         if plan and plan[0] == segment and self._costs_action:
             plan.pop(0)
