@@ -8,6 +8,8 @@ The counters feed the outcome records; they are plain integers that the rules in
 
 from __future__ import annotations
 
+from typing import Self
+
 #: How a combatant left the fight. ``down``: at 0 hit points or below where the rules do not
 #: say whether that is death (ACS); ``dead``, ``unconscious``, ``fled`` as the rules say.
 OUT_REASONS = ("down", "dead", "unconscious", "fled")
@@ -69,7 +71,8 @@ class Fighter:
         self.max_hp = hp
         self.out: str | None = None
         self.out_at: float | None = None
-        self.target: Fighter | None = None
+        # Whom it attacks: a fighter of the same rule system (its own class), or nobody.
+        self.target: Self | None = None
         self.actions_taken = 0
         self.actions_lost = 0
         self.actions_moved = 0

@@ -8,32 +8,39 @@ event order; ``random`` draws from the combat's own stream.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from sim.combatant import Fighter
 from sim.dice import Dice
 
-TargetChoice = Callable[[Fighter, list[Fighter], list[Fighter], Dice], Fighter]
+#: The fighter type of a combat: a choice returns one of the enemies it was given.
+F = TypeVar("F", bound=Fighter)
 
 
-def random_target(
-    me: Fighter, enemies: list[Fighter], allies: list[Fighter], dice: Dice
-) -> Fighter:
+class TargetChoice(Protocol):
+    """A target choice: ``choice(me, enemies, allies, dice)`` returns one of ``enemies``."""
+
+    def __call__(self, me: F, enemies: list[F], allies: list[F], dice: Dice, /) -> F:
+        """Pick one of ``enemies`` (never empty) for ``me``."""
+        ...
+
+
+def random_target(me: F, enemies: list[F], allies: list[F], dice: Dice) -> F:
     """Any able enemy, uniformly at random."""
     return enemies[dice.index(len(enemies))] if len(enemies) > 1 else enemies[0]
 
 
-def weakest(me: Fighter, enemies: list[Fighter], allies: list[Fighter], dice: Dice) -> Fighter:
+def weakest(me: F, enemies: list[F], allies: list[F], dice: Dice) -> F:
     """The able enemy with the fewest hit points left."""
     return min(enemies, key=lambda f: f.hp)
 
 
-def strongest(me: Fighter, enemies: list[Fighter], allies: list[Fighter], dice: Dice) -> Fighter:
+def strongest(me: F, enemies: list[F], allies: list[F], dice: Dice) -> F:
     """The able enemy with the most hit points left."""
     return max(enemies, key=lambda f: f.hp)
 
 
-def focus(me: Fighter, enemies: list[Fighter], allies: list[Fighter], dice: Dice) -> Fighter:
+def focus(me: F, enemies: list[F], allies: list[F], dice: Dice) -> F:
     """The enemy most allies are already attacking; with none, the weakest."""
     counts: dict[int, int] = {}
     for ally in allies:
@@ -58,13 +65,13 @@ RETARGET = ("when_out", "each_action")
 
 
 def pick_target(
-    me: Fighter,
-    enemies: list[Fighter],
-    allies: list[Fighter],
+    me: F,
+    enemies: list[F],
+    allies: list[F],
     dice: Dice,
     choice: TargetChoice,
     each_action: bool,
-) -> Fighter | None:
+) -> F | None:
     """The target for ``me``'s next attack, remembered on ``me.target``."""
     if not enemies:
         return None
