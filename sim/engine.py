@@ -39,11 +39,12 @@ class SimPyInternals:
 
     :meth:`Combat.run` is SimPy's ``env.run(until=end)`` with ``env.step`` inlined: the same
     order, the same handling of failed events, one method call (and its ``try``) less per
-    event. On the reference duels that is about 5% to 10% more combats per second (measured
-    against plain ``env.run()``; the numbers are in docs/architecture.md's sources, the engine
-    helper's report of issue 11), and the engine-to-bare-loop ratio of ``combatsim bench`` is
-    a target. The price is reading ``env._now``, ``env._queue`` and ``event._ok`` and
-    ``event._value``: SimPy 4's internals, so ``pyproject.toml`` pins ``simpy<5``.
+    event. Measured on the three reference duels against plain ``env.run()`` (interleaved
+    CPU-time rounds, 2026-11-30), ``env.run()`` plays 4% to 9% fewer combats per second (the
+    5-against-5 melee, whose rules cost more per event, 1% to 4%); the engine-to-bare-loop
+    ratio of ``combatsim bench`` is a target that must not fall. The price is reading
+    ``env._now``, ``env._queue``, ``env._eid`` and ``event._ok`` and ``event._value``: SimPy
+    4's internals, so ``pyproject.toml`` pins ``simpy<5``.
 
     What keeps it honest:
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 from sim import load_scenario
@@ -11,9 +13,8 @@ from tests.conftest import ROOT, SCENARIOS
 
 @pytest.fixture(scope="module")
 def play_bare():
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location("bare_acs", ROOT / "benchmarks" / "bare_acs.py")
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.play_bare
