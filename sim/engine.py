@@ -43,8 +43,9 @@ class SimPyInternals:
     CPU-time rounds, 2026-11-30), ``env.run()`` plays 4% to 9% fewer combats per second (the
     5-against-5 melee, whose rules cost more per event, 1% to 4%); the engine-to-bare-loop
     ratio of ``combatsim bench`` is a target that must not fall. The price is reading
-    ``env._now``, ``env._queue``, ``env._eid`` and ``event._ok`` and ``event._value``: SimPy
-    4's internals, so ``pyproject.toml`` pins ``simpy<5``.
+    ``env._now``, ``env._queue``, ``env._eid`` and ``event._ok`` and ``event._value`` here (and
+    :class:`WakeUp` setting the last two on its class, as SimPy's own ``Timeout`` sets them):
+    SimPy 4's internals, so ``pyproject.toml`` pins ``simpy<5``.
 
     What keeps it honest:
 
