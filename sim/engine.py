@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from heapq import heappop
+from heapq import heappop, heappush
 from typing import Any, Generic, TypeVar
 
 import simpy
@@ -37,26 +37,58 @@ FIRST_RULE_PRIORITY = 2
 class SimPyInternals:
     """The one place where combatsim touches SimPy's private attributes, and why.
 
-    :meth:`Combat.run` is SimPy's ``env.run(until=end)`` with ``env.step`` inlined: the same
-    order, the same handling of failed events, one method call (and its ``try``) less per
-    event. Measured on the three reference duels against plain ``env.run()`` (interleaved
-    CPU-time rounds, 2026-11-30), ``env.run()`` plays 4% to 9% fewer combats per second (the
-    5-against-5 melee, whose rules cost more per event, 1% to 4%); the engine-to-bare-loop
-    ratio of ``combatsim bench`` is a target that must not fall. The price is reading
-    ``env._now``, ``env._queue``, ``env._eid`` and ``event._ok`` and ``event._value`` here (and
-    :class:`WakeUp` setting the last two on its class, as SimPy's own ``Timeout`` sets them):
-    SimPy 4's internals, so ``pyproject.toml`` pins ``simpy<5``.
+    Two shortcuts through SimPy 4's internals, both on the hot path:
+
+    - :meth:`run_until` is SimPy's ``env.run(until=end)`` with ``env.step`` inlined: the same
+      order, the same handling of failed events, one method call (and its ``try``) less per
+      event, and no ``StopSimulation`` raised at the end of every combat;
+    - :class:`WakeUp` (rule systems make one per action) is born triggered, as SimPy's own
+      ``Timeout`` is, and pushes itself onto the queue with the key ``env.schedule`` would
+      give it, without the method call.
+
+    Measured against plain ``env.run()`` and ``env.schedule`` (interleaved CPU-time rounds on a
+    shared machine, 2026-11-30): the public path plays 2% to 9% fewer combats per second on the
+    reference duels, 1% to 2% on the 5-against-5 melee; ``env.schedule`` alone costs the ACS
+    duel and melee about 3%. The engine-to-bare-loop ratios of ``combatsim bench`` are targets
+    that must not fall, so the shortcuts stay. The price: ``env._now``, ``env._queue``,
+    ``env._eid``, ``event._ok`` and ``event._value`` are read or set here and nowhere else,
+    and ``pyproject.toml`` pins ``simpy<5``.
 
     What keeps it honest:
 
     - tests/test_engine_simpy.py plays every bundled scenario through these shortcuts and
-      through plain ``env.run()``, and asserts the same traces and records;
-    - the only way onto the queue outside SimPy is :class:`WakeUp`, through the public
-      ``env.schedule``, and it refuses a time in the past (SimPy's ``schedule`` would
-      silently move the clock backwards).
+      through plain ``env.run()`` and ``env.schedule``, and asserts the same traces and records;
+    - a wake-up refuses a time in the past (SimPy's ``schedule`` would silently move the clock
+      backwards), so the inlined loop never sees the clock go back.
     """
 
     __slots__ = ()
+
+    class WakeUp(Event):
+        """An event that fires at ``time`` with ``priority`` (lower fires first at equal times).
+
+        One object and one heap push per wake-up: the cheapest event SimPy can process.
+
+        Raises:
+            ValueError: ``time`` is before the current time.
+        """
+
+        # Born triggered with no value, like SimPy's Timeout: set once on the class.
+        _ok = True
+        _value = None
+
+        def __init__(self, env: simpy.Environment, time: float, priority: int) -> None:
+            now = env._now
+            if time < now:
+                raise ValueError(
+                    f"a wake-up at {time} is before the current time {now}: "
+                    "the clock never goes backwards"
+                )
+            self.env = env
+            self.callbacks = []
+            # env.schedule(self, priority, time - now), keyed exactly as it keys events.
+            queue: list[Any] = env._queue
+            heappush(queue, (now + (time - now), priority, next(env._eid), self))
 
     @staticmethod
     def run_until(env: simpy.Environment, end: Event) -> None:
@@ -89,35 +121,8 @@ class SimPyInternals:
         return next(env._eid) - len(env._queue)
 
 
-class WakeUp(Event):
-    """An event that fires at ``time`` with ``priority`` (lower fires first at equal times).
-
-    It is created already triggered, as SimPy's own ``Timeout`` is, and goes onto the queue
-    through the public ``env.schedule``: one object and one heap push per wake-up, the cheapest
-    event SimPy can process (rule systems make one per action).
-
-    Raises:
-        ValueError: ``time`` is before the current time.
-    """
-
-    # Born triggered with no value, like SimPy's Timeout: Event's own state, set on the class
-    # once rather than on every wake-up (see SimPyInternals).
-    _ok = True
-    _value = None
-
-    def __init__(self, env: simpy.Environment, time: float, priority: int) -> None:
-        delay = time - env.now
-        if delay < 0:
-            raise ValueError(
-                f"a wake-up at {time} is before the current time {env.now}: "
-                "the clock never goes backwards"
-            )
-        self.env = env
-        self.callbacks = []
-        # SimPy types a priority as a NewType of int; converting would cost a call per wake-up.
-        schedule: Callable[..., None] = env.schedule
-        schedule(self, priority, delay)
-
+#: An event that fires at ``time`` with ``priority``: ``WakeUp(env, time, priority)``.
+WakeUp = SimPyInternals.WakeUp
 
 #: ``wake_at(env, time, priority)``: an event that fires at ``time`` with ``priority``.
 wake_at = WakeUp

@@ -1,9 +1,10 @@
 """The engine's SimPy shortcuts against SimPy's public path, on every bundled scenario.
 
-:class:`sim.engine.SimPyInternals` runs a combat with SimPy's ``step`` inlined, reading SimPy's
-private attributes. These tests hold it to what it claims: every bundled scenario plays the same
-events, in the same order, with the same records, as through plain ``env.run(until=end)``; a
-traced run gives the same records as an untraced one; and a wake-up in the past is refused.
+:class:`sim.engine.SimPyInternals` runs a combat with SimPy's ``step`` inlined and pushes
+wake-ups straight onto SimPy's queue, reading SimPy's private attributes. These tests hold it to
+what it claims: every bundled scenario plays the same events, in the same order, with the same
+records, as through plain ``env.run(until=end)`` and ``env.schedule``; a traced run gives the
+same records as an untraced one; and a wake-up in the past is refused.
 """
 
 from __future__ import annotations
@@ -35,25 +36,38 @@ def played(scenario: Scenario) -> Iterator[tuple[list[TraceEvent], tuple, list[t
         yield trace, combat_record(combat, k, SEED), combatant_records(combat, k, SEED)
 
 
-def run_through_env_run(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """From now on, combats run through SimPy's own ``env.run(until=end)``; counts the runs."""
-    runs = [0]
+def run_through_public_simpy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, combats run on SimPy's public path; counts the runs and the wake-ups.
+
+    The loop is SimPy's own ``env.run(until=end)`` and a wake-up goes onto the queue through
+    ``env.schedule``, with no guard.
+    """
+    calls = [0, 0]
 
     def run_until(env: simpy.Environment, end: simpy.Event) -> None:
-        runs[0] += 1
+        calls[0] += 1
         env.run(until=end)
 
+    def wake_up(self: WakeUp, env: simpy.Environment, time: float, priority: int) -> None:
+        calls[1] += 1
+        self.env = env
+        self.callbacks = []
+        env.schedule(self, priority, time - env.now)
+
     monkeypatch.setattr(SimPyInternals, "run_until", staticmethod(run_until))
-    return runs
+    monkeypatch.setattr(WakeUp, "__init__", wake_up)
+    return calls
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
-def test_the_inlined_loop_plays_every_scenario_as_env_run_does(path, monkeypatch):
+def test_the_shortcuts_play_every_scenario_as_public_simpy_does(path, monkeypatch):
     scenario = load_scenario(path)
     inlined = list(played(scenario))
-    runs = run_through_env_run(monkeypatch)
+    calls = run_through_public_simpy(monkeypatch)
     public = list(played(scenario))
-    assert runs[0] > 0, "the public path was not taken"
+    assert calls[0] > 0, "the public path was not taken"
+    if scenario.rules == "acs":
+        assert calls[1] > 0, "the ACS clock's wake-ups did not go through env.schedule"
     assert len(public) == len(inlined) == COMBATS
     for k, (ours, simpys) in enumerate(zip(inlined, public, strict=True)):
         assert ours == simpys, f"combat {k} of {path.name} differs"
