@@ -46,10 +46,11 @@ class SimPyInternals:
       ``Timeout`` is, and pushes itself onto the queue with the key ``env.schedule`` would
       give it, without the method call.
 
-    Measured against plain ``env.run()`` and ``env.schedule`` (interleaved CPU-time rounds on a
-    shared machine, 2026-11-30): the public path plays 2% to 9% fewer combats per second on the
-    reference duels, 1% to 2% on the 5-against-5 melee; ``env.schedule`` alone costs the ACS
-    duel and melee about 3%. The engine-to-bare-loop ratios of ``combatsim bench`` are targets
+    Measured against plain ``env.run()`` and ``env.schedule`` (100 interleaved CPU-time rounds
+    on a shared machine, 2026-11-30, medians of the paired ratios): the public path plays 5%
+    fewer combats per second on the ACS duel, 6% on the Target 10 duel, 3% on the Proposition
+    Three duel and 3.5% on the 5-against-5 melee (2% to 9% across five such runs); the guard
+    costs nothing measurable. The engine-to-bare-loop ratios of ``combatsim bench`` are targets
     that must not fall, so the shortcuts stay. The price: ``env._now``, ``env._queue``,
     ``env._eid``, ``event._ok`` and ``event._value`` are read or set here and nowhere else,
     and ``pyproject.toml`` pins ``simpy<5``.
