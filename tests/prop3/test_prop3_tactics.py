@@ -9,8 +9,9 @@ import pytest
 from sim.dice import Dice
 from sim.engine import Combat
 from sim.rules.prop3.exact import attack_odds
-from sim.rules.prop3.melee import form_values, matchup, melee_attack
-from sim.rules.prop3.pool import Outcome
+from sim.rules.prop3.declaring import form_values, matchup
+from sim.rules.prop3.melee import melee_attack
+from sim.rules.prop3.pool import Outcome, Pool
 from sim.rules.prop3.tactics import (
     first_attack,
     first_defense,
@@ -26,8 +27,9 @@ ALL = ((True, True, True),) * 3
 def test_melee_value_is_the_exact_expected_damage_in_nicks():
     odds = attack_odds(6, 8, 2, 4, 8, 1).outcomes
     expected = odds[Outcome.HIT] + odds[Outcome.CRIT_REDUCED] + 2 * odds[Outcome.CRITICAL_HIT]
-    assert melee_value(6, 8, 2, True, False, 4, 8, 1, True, False, "lowest_three", 1, 2) == (
-        pytest.approx(expected))
+    attack = Pool(roll=0, dice=6, sides=8, wiggle=2, crit_allowed=True, only_ones=False)
+    defense = Pool(roll=3, dice=4, sides=8, wiggle=1, crit_allowed=True, only_ones=False)
+    assert melee_value(attack, defense, "lowest_three", 1, 2) == pytest.approx(expected)
 
 
 def brute_first_attack(values, allowed):
@@ -91,7 +93,7 @@ NO_PAIR = [(f, 8) for f in (1, 4, 7, 8, 8, 8)]
 def test_best_against_best_is_the_maximin_of_the_exact_table():
     data, rounds, a, d = duel({"attack": "best"}, {"defense": "best"}, [*NO_PAIR[:5], (6, 6)])
     m = matchup(a.state.profile, d.state.profile, True, rounds.fight.rules)
-    values, _undefended, _ = form_values(rounds.fight, a, d, m, 0, 0)
+    values = form_values(rounds.fight, a, d, m, 0, 0).values
     forms = {"bash": 0, "slash": 1, "thrust": 2}
     defenses = {"dodge": 0, "block": 1, "parry": 2}
     chosen_a, chosen_d = forms[data["attack"]], defenses[data["defense"]]

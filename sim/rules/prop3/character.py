@@ -19,12 +19,13 @@ one fight (nicks, weapon in hand, lasting effects, points left, position).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sim.combatant import Fighter
 from sim.rules.prop3.forms import Armor, AttackForm, DefenseForm, Rating, Weapon
 from sim.rules.prop3.models import SKILLS, STAT_OF, STATS, SUBSTATS, Character
-from sim.rules.prop3.pool import die_for
+from sim.rules.prop3.pool import die_for, stat_dice
 from sim.rules.prop3.ranged import AMMUNITION_FORM
 from sim.tactics import TARGETS
 
@@ -214,7 +215,6 @@ class Body:
         aim: the target it spent its last action aiming at.
         fired: it has shot at least once (for the tactic ``aim: first``).
         pos: its position on the line, in feet.
-        fight: the fight it is in (for the ACS hybrid, whose fighters are not P3Fighters).
     """
 
     __slots__ = (
@@ -224,7 +224,6 @@ class Body:
         "at_start",
         "bow",
         "exposed",
-        "fight",
         "fired",
         "nicks",
         "points",
@@ -242,13 +241,37 @@ class Body:
         self.shots = profile.missile.shots if profile.missile is not None else 0
         self.exposed = 0
         self.shaken = 0
-        self.at_start: list = []
-        self.after: list = []
+        self.at_start: list[LastingEffect] = []
+        self.after: list[LastingEffect] = []
         self.points = list(profile.start_points)
         self.aim: Fighter | None = None
         self.fired = False
         self.pos = pos
-        self.fight: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class LastingEffect:
+    """An effect "until the next action" (stumble, fall, a critical block or dodge).
+
+    Attributes:
+        victim: who suffers it.
+        exposed: wiggle points everyone attacking the victim gets.
+        shaken: dice the victim loses on every defense.
+    """
+
+    victim: Body
+    exposed: int
+    shaken: int
+
+    def apply(self) -> None:
+        """The effect starts."""
+        self.victim.exposed += self.exposed
+        self.victim.shaken += self.shaken
+
+    def undo(self) -> None:
+        """The effect ends."""
+        self.victim.exposed -= self.exposed
+        self.victim.shaken -= self.shaken
 
 
 def stat_now(fighter: Fighter, profile: Profile, roll: int) -> int:
@@ -259,11 +282,7 @@ def stat_now(fighter: Fighter, profile: Profile, roll: int) -> int:
 
 def pool_dice(fighter: Fighter, profile: Profile, roll: int) -> int:
     """The dice of a roll before forms, range and effects (``pool.pool_size`` of its stat)."""
-    stat = stat_now(fighter, profile, roll)
-    if stat <= 0:
-        return 0
-    n = stat + profile.offset[roll]
-    return n if n > 0 else 0
+    return stat_dice(stat_now(fighter, profile, roll), profile.offset[roll])
 
 
 class P3Fighter(Fighter):

@@ -10,23 +10,28 @@ takes a combatant out. Here are the parts they share:
 - the damage track (:mod:`~sim.rules.prop3.damage`);
 - effects "until the next action" (stumble, fall, critical block and dodge), registered on the
   combatant whose next action ends them and undone then;
-- counter-attacks (fumble 3, critical parry), which are free attacks, not actions.
+- counter-attacks (fumble 3, critical parry), which are free attacks, not actions: the fight is
+  handed the function that makes them (:mod:`~sim.rules.prop3.counters`, which sits above the
+  attack modules that call back into the fight).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from sim.rules.prop3.character import LastingEffect
 from sim.rules.prop3.cluster import Cluster
 from sim.rules.prop3.damage import track
 from sim.rules.prop3.pool import FAILED_DEFENSES, Kind, Outcome, resolve
 from sim.rules.prop3.ranged import missile_defense
-from sim.rules.prop3.wiggle import Defense, Wiggled
+from sim.rules.prop3.wiggle import AttackerPolicy, DefenderPolicy, Defense, Wiggled
 
 if TYPE_CHECKING:
     from sim.engine import Combat
     from sim.rules.prop3.models import Rules
+    from sim.rules.prop3.pool import Pool, Result
 
 _DEFENSE_RANK = {
     Outcome.CRITICAL_HIT: 0,
@@ -39,37 +44,67 @@ _DEFENSE_RANK = {
 }
 """How good an outcome is for the defender."""
 
-MAX_TIES = 1000
-"""Re-rolls of a full tie before the attack is called defended (a safety net: only pools whose
-wiggle points always reach the same best result could tie forever)."""
-
 
 @lru_cache(maxsize=1 << 16)
-def _attack_cached(policy, faces, sides, points, keep, crit, ones) -> Wiggled:
+def _attack_cached(
+    policy: AttackerPolicy,
+    faces: tuple[int, ...],
+    sides: int,
+    points: int,
+    keep: str,
+    crit: bool,
+    ones: bool,
+) -> Wiggled:
     return policy(faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
 
 
 @lru_cache(maxsize=1 << 16)
-def _defense_cached(policy, attack, faces, sides, points, keep, crit, ones) -> Defense:
+def _defense_cached(
+    policy: DefenderPolicy,
+    attack: Result,
+    faces: tuple[int, ...],
+    sides: int,
+    points: int,
+    keep: str,
+    crit: bool,
+    ones: bool,
+) -> Defense:
     return policy(attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
 
 
-def attack_policy(policy, faces, sides, points, keep, crit, ones, tracing) -> Wiggled:
-    """An attacker policy's answer, cached by the sorted faces when not tracing.
+def attack_policy(
+    policy: AttackerPolicy, faces: Sequence[int], pool: Pool, keep: str, tracing: bool
+) -> Wiggled:
+    """An attacker policy's answer for ``pool``, cached by the sorted faces when not tracing.
 
     The policies sort the roll before searching, so their result and the points they spend do
     not depend on the order of the faces; only the trace shows the wiggled dice in rolled order.
     """
+    sides, points, crit, ones = pool.sides, pool.wiggle, pool.crit_allowed, pool.only_ones
     if tracing:
         return policy(faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
     return _attack_cached(policy, tuple(sorted(faces)), sides, points, keep, crit, ones)
 
 
-def defense_policy(policy, attack, faces, sides, points, keep, crit, ones, tracing) -> Defense:
+def defense_policy(
+    policy: DefenderPolicy,
+    attack: Result,
+    faces: Sequence[int],
+    sides: int,
+    points: int,
+    keep: str,
+    crit: bool,
+    ones: bool,
+    tracing: bool,
+) -> Defense:
     """A defender policy's answer, cached like :func:`attack_policy`."""
     if tracing:
         return policy(attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
     return _defense_cached(policy, attack, tuple(sorted(faces)), sides, points, keep, crit, ones)
+
+
+CounterAttack = Callable[["Fight", Any, Any, bool], None]
+"""Makes a free counter-attack: ``counter(fight, fighter, target, automatic)``."""
 
 
 class Fight:
@@ -78,11 +113,13 @@ class Fight:
     Args:
         combat: the engine's combat.
         rules: the hot-path rule options.
+        counter: makes a counter-attack (``counter(fight, fighter, target, automatic)``).
     """
 
-    __slots__ = ("cluster", "combat", "dice", "rules", "tracing")
+    __slots__ = ("_counter", "cluster", "combat", "dice", "rules", "tracing")
 
-    def __init__(self, combat: Combat, rules: Rules) -> None:
+    def __init__(self, combat: Combat[Any], rules: Rules, counter: CounterAttack) -> None:
+        self._counter = counter
         self.combat = combat
         self.dice = combat.dice
         self.rules = rules
@@ -134,9 +171,9 @@ class Fight:
         """A combatant left the fight: the effects it caused end."""
         body = fighter.state
         for effect in body.at_start:
-            _undo(effect)
+            effect.undo()
         for effect in body.after:
-            _undo(effect)
+            effect.undo()
         body.at_start = []
         body.after = []
 
@@ -156,13 +193,11 @@ class Fight:
         """
         if owner.out is not None:
             return
-        body = victim.state
-        body.exposed += exposed
-        body.shaken += shaken
-        effect = (body, exposed, shaken)
+        effect = LastingEffect(victim.state, exposed, shaken)
+        effect.apply()
         (owner.state.after if after else owner.state.at_start).append(effect)
 
-    def begin_action(self, fighter: Any) -> list | tuple:
+    def begin_action(self, fighter: Any) -> Sequence[LastingEffect]:
         """``fighter``'s action starts: end its "until my next action" effects.
 
         Returns:
@@ -171,7 +206,7 @@ class Fight:
         body = fighter.state
         if body.at_start:
             for effect in body.at_start:
-                _undo(effect)
+                effect.undo()
             body.at_start = []
         closing = body.after
         if not closing:
@@ -179,32 +214,25 @@ class Fight:
         body.after = []
         return closing
 
-    def end_action(self, closing: list | tuple) -> None:
+    def end_action(self, closing: Sequence[LastingEffect]) -> None:
         """The action is over: end the effects :meth:`begin_action` handed over."""
         for effect in closing:
-            _undo(effect)
+            effect.undo()
 
     # -- rolling ----------------------------------------------------------------------------------
 
-    def attack_roll(
-        self,
-        fighter: Any,
-        roll: int,
-        faces: list[int],
-        sides: int,
-        points: int,
-        crit: bool,
-        ones: bool,
-    ) -> Wiggled:
+    def attack_roll(self, fighter: Any, pool: Pool, faces: Sequence[int]) -> Wiggled:
         """The attacker's wiggled roll (combat points, then persistent points by the option)."""
+        sides, points = pool.sides, pool.wiggle
+        crit, ones = pool.crit_allowed, pool.only_ones
         rules = self.rules
         policy = rules.attack_policy
         keep = rules.keep
-        wiggled = attack_policy(policy, faces, sides, points, keep, crit, ones, self.tracing)
+        wiggled = attack_policy(policy, faces, pool, keep, self.tracing)
         body = fighter.state
         if rules.spending == "never" or not body.profile.has_points:
             return wiggled
-        pools = body.profile.points[roll]
+        pools = body.profile.points[pool.roll]
         available = sum(body.points[i] for i in pools)
         if not available:
             return wiggled
@@ -227,9 +255,12 @@ class Fight:
                 return more
         return wiggled
 
-    def _answer(self, attack, faces, sides, points, save, crit, ones) -> tuple[Defense, int]:
-        """The policy's answer, and the armor points it used (missiles only)."""
+    def _answer(
+        self, attack: Result, faces: Sequence[int], pool: Pool, points: int, save: int
+    ) -> tuple[Defense, int]:
+        """The policy's answer with ``points``, and the armor points it used (missiles only)."""
         keep = self.rules.keep
+        sides, crit, ones = pool.sides, pool.crit_allowed, pool.only_ones
         if save:
             answer = missile_defense(
                 attack,
@@ -255,22 +286,14 @@ class Fight:
         ), 0
 
     def defense_answer(
-        self,
-        fighter: Any,
-        roll: int,
-        attack: Any,
-        faces: list[int],
-        sides: int,
-        points: int,
-        crit: bool,
-        ones: bool,
-        save: int = 0,
+        self, fighter: Any, pool: Pool, attack: Result, faces: Sequence[int], save: int = 0
     ) -> Defense:
         """The defender's answer to a seen attack (persistent points by the option).
 
         ``save`` are armor points against a missile, used only if the defense fails.
         """
-        answer, used = self._answer(attack, faces, sides, points, save, crit, ones)
+        points = pool.wiggle
+        answer, used = self._answer(attack, faces, pool, points, save)
         if used and self.tracing:
             self.combat.emit("armor_save", fighter, points=used)
         rules = self.rules
@@ -280,20 +303,20 @@ class Fight:
         outcome = resolve(attack, answer.result)
         if outcome not in FAILED_DEFENSES:
             return answer
-        pools = body.profile.points[roll]
+        pools = body.profile.points[pool.roll]
         available = sum(body.points[i] for i in pools)
         if not available:
             return answer
         base = _DEFENSE_RANK[outcome]
         if rules.spending == "always":
-            more, used = self._answer(attack, faces, sides, points + available, save, crit, ones)
+            more, used = self._answer(attack, faces, pool, points + available, save)
             if _DEFENSE_RANK[resolve(attack, more.result)] > base:
                 self._spend(fighter, pools, more.wiggled.spent - points - used)
                 return more
             return answer
         reduced = None
         for extra in range(1, available + 1):
-            more, used = self._answer(attack, faces, sides, points + extra, save, crit, ones)
+            more, used = self._answer(attack, faces, pool, points + extra, save)
             got = resolve(attack, more.result)
             if got in (Outcome.DEFENDED, Outcome.CRITICAL_DEFENSE):
                 self._spend(fighter, pools, more.wiggled.spent - points - used)
@@ -325,46 +348,7 @@ class Fight:
     def counter(self, fighter: Any, target: Any, automatic: bool) -> None:
         """``fighter``'s immediate free counter-attack on ``target`` (fumble 3, critical parry).
 
-        In melee range it attacks with its weapon in hand; further away only with a missile
-        weapon in hand, with a shot left, within the distance it would shoot from (its maximum
-        range, and ``min_shot_dice``); otherwise there is no counter-attack.
-        ``automatic``: it hits, and is rolled only to see whether it is critical.
+        ``automatic``: it hits, and is rolled only to see whether it is critical. The attack
+        itself is the one the fight was given (:func:`~sim.rules.prop3.counters.counter_attack`).
         """
-        from sim.rules.prop3.melee import auto_hit, melee_attack
-        from sim.rules.prop3.missiles import missile_attack, missile_auto_hit, shot_reach
-
-        if fighter.out is not None or target.out is not None or self.combat.end_reason:
-            return
-        body = fighter.state
-        distance = self.distance(fighter, target)
-        missile = body.profile.missile
-        if distance <= self.rules.melee_range and body.armed:
-            mode = "melee"
-        elif (
-            missile is not None
-            and (reach := shot_reach(fighter, target)) is not None
-            and (distance <= reach)
-        ):
-            mode = "missile"
-        else:
-            if self.tracing:
-                self.combat.emit("counter", fighter, target, mode=None, automatic=automatic)
-            return
-        if self.tracing:
-            self.combat.emit("counter", fighter, target, mode=mode, automatic=automatic)
-        fighter.attacks += 1
-        if mode == "melee":
-            if automatic:
-                auto_hit(self, fighter, target)
-            else:
-                melee_attack(self, fighter, target)
-        elif automatic:
-            missile_auto_hit(self, fighter, target)
-        else:
-            missile_attack(self, fighter, target)
-
-
-def _undo(effect: tuple) -> None:
-    body, exposed, shaken = effect
-    body.exposed -= exposed
-    body.shaken -= shaken
+        self._counter(self, fighter, target, automatic)

@@ -49,6 +49,16 @@ class Effect:
     wiggle: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Modifiers:
+    """Dice lost and wiggle points of both sides of an attack (forms and gear, size, ...)."""
+
+    attack_dice_lost: int = 0
+    attack_wiggle: int = 0
+    defense_dice_lost: int = 0
+    defense_wiggle: int = 0
+
+
 RATING_EFFECT = {
     Rating.POOR: Effect(dice_lost=1),
     Rating.AVERAGE: Effect(),

@@ -21,13 +21,18 @@ when*; here Combat Proposition Three decides *what an attack does*:
 
 Rounds, Proposition Three initiative, movement and missiles do not exist here: the ACS clock
 orders everything, and ACS (under any resolution) has everyone engaged from the start.
+
+The fight and each fighter's :class:`HybridBody` are built by the start-of-combat hook
+(:meth:`Prop3Resolution.begin`), after the fighters are spawned and before the first second;
+building them rolls no dice.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sim.rules.prop3.character import Body, Profile
+from sim.rules.prop3.counters import counter_attack
 from sim.rules.prop3.fight import Fight
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.models import DiceOptions, HybridCombatant, Rules
@@ -38,16 +43,26 @@ if TYPE_CHECKING:
 
 
 class HybridOptions(DiceOptions):
-    """The Proposition Three options of the hybrid (the ACS clock's own options come with them)."""
+    """The Proposition Three options of the hybrid (the ACS clock's own options come with them).
+
+    Exactly the attack options of ``rules: prop3`` (:class:`~sim.rules.prop3.models.DiceOptions`):
+    rounds, initiative, movement and missiles are the clock's business here.
+    """
 
 
 class HybridFight(Fight):
-    """A fight on the ACS clock: ambition rank for initiative, ACS defensive actions."""
+    """A fight on the ACS clock: ambition rank for initiative, ACS defensive actions.
+
+    Attributes:
+        clock: the ACS clock that runs the combat.
+        primary_can: whether the target of the current ACS action may defend.
+        second: the ACS second whose melee cluster the fight counts.
+    """
 
     __slots__ = ("clock", "primary_can", "second")
 
     def __init__(self, clock: AcsClock, rules: Rules) -> None:
-        super().__init__(clock.combat, rules)
+        super().__init__(clock.combat, rules, counter_attack)
         self.clock = clock
         self.primary_can = True
         self.second = -1
@@ -65,11 +80,25 @@ class HybridFight(Fight):
         if not primary:
             self.clock.defended(defender)
 
-    def lose_vigor(self, attacker: Any, target: Any, wounds: int) -> None:
+    def lose_vigor(self, attacker: AcsFighter | None, target: AcsFighter, wounds: int) -> None:
         """Vigor is the hit points of the ACS fighter: the engine takes it out at 0."""
         self.combat.damage(attacker, target, wounds, 0, "down")
         if target.out is not None:
             self.taken_out(target)
+
+
+class HybridBody(Body):
+    """What changes in one fight for a combatant on the ACS clock, and the fight it is in.
+
+    Attributes:
+        fight: the combat's :class:`HybridFight` (an ACS fighter's ``state``).
+    """
+
+    __slots__ = ("fight",)
+
+    def __init__(self, profile: Profile, fight: HybridFight) -> None:
+        super().__init__(profile)
+        self.fight = fight
 
 
 class Prop3Resolution:
@@ -80,21 +109,23 @@ class Prop3Resolution:
     options_model = HybridOptions
     combatant_model = HybridCombatant
 
-    def stats(self, model: HybridCombatant, options: Any) -> Profile:
+    def stats(self, model: HybridCombatant, options: DiceOptions) -> Profile:
         """Plain stats for the hot path (options are the merged ACS + Proposition Three ones)."""
         return Profile(model, options)
+
+    def begin(self, clock: AcsClock) -> None:
+        """Start of combat: the fight, and each fighter's body (``state``); no dice are rolled."""
+        fight = HybridFight(clock, Rules(clock.resolution_options))
+        for f in clock.combat.fighters:
+            f.state = HybridBody(f.stats, fight)
 
     def attack(
         self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter, can_defend: bool
     ) -> bool:
         """Resolve one attack; True when the target rolled a defense."""
-        body = attacker.state
-        if body is None:
-            fight = HybridFight(clock, Rules(clock.resolution_options))
-            for f in clock.combat.fighters:
-                f.state = Body(f.stats)
-                f.state.fight = fight
-            body = attacker.state
+        if attacker.state is None:  # TEMPORARY: until the ACS clock on main calls begin
+            self.begin(clock)
+        body: HybridBody = attacker.state
         fight = body.fight
         if fight.second != clock.second:
             fight.second = clock.second
@@ -110,3 +141,7 @@ class Prop3Resolution:
             rolled = melee_attack(fight, attacker, target, primary=True)
         fight.end_action(closing)
         return rolled
+
+
+PROP3_RESOLUTION = Prop3Resolution()
+"""The resolution that the registry lists under ``prop3``."""

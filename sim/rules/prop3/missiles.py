@@ -15,7 +15,8 @@ RULINGS part C ("Ranged") reads them, with the pure maths of :mod:`~sim.rules.pr
 - armor plays no part in the defense unless it fails: then armor excellent against the
   ammunition's form gives one more wiggle point that may still save the target
   (``ranged.missile_defense``);
-- outcomes, fumbles and critical defenses are those of melee (:func:`melee.settle`); a fumble
+- the rolls are those of melee (:func:`~sim.rules.prop3.exchange.roll_exchange`), and so are
+  outcomes, fumbles and critical defenses (:func:`~sim.rules.prop3.outcomes.settle`); a fumble
   drops the missile weapon.
 
 The missile's attack form matters only for armor (the ammunition's form); there is no form to
@@ -24,13 +25,13 @@ declare for the shooter, so the declaration order changes nothing here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, RANDOM, pool_dice, stat_now
-from sim.rules.prop3.fight import MAX_TIES
-from sim.rules.prop3.forms import DefenseForm
-from sim.rules.prop3.melee import emit_exchange, settle
-from sim.rules.prop3.pool import NOTHING, Kind, Outcome, resolve, roll_pool
+from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, RANDOM, Body, Profile, pool_dice
+from sim.rules.prop3.exchange import ready_pool, roll_auto_hit, roll_exchange
+from sim.rules.prop3.forms import DefenseForm, Pools
+from sim.rules.prop3.outcomes import settle
+from sim.rules.prop3.pool import Pool
 from sim.rules.prop3.ranged import (
     armor_save_points,
     in_range,
@@ -40,8 +41,12 @@ from sim.rules.prop3.ranged import (
 )
 from sim.rules.prop3.tactics import melee_value, missile_allowed
 
+if TYPE_CHECKING:
+    from sim.rules.prop3.character import Missile
+    from sim.rules.prop3.fight import Fight
 
-def can_shoot(body: Any, distance: float) -> bool:
+
+def can_shoot(body: Body, distance: float) -> bool:
     """Whether a combatant can shoot at a target ``distance`` feet away now."""
     missile = body.profile.missile
     return (
@@ -71,7 +76,7 @@ def shot_reach(shooter: Any, target: Any) -> float | None:
     return min(missile.max_range, missile.increment * increments)
 
 
-def _defenses(pd: Any, armed: bool) -> list[int]:
+def _defenses(pd: Profile, armed: bool) -> list[int]:
     key = ("missile", armed)
     found = pd.cache.get(key)
     if found is None:
@@ -80,30 +85,61 @@ def _defenses(pd: Any, armed: bool) -> list[int]:
     return found
 
 
-def _pools(attacker, defender, d, distance, aimed, xw, xl):
-    pa = attacker.state.profile
-    pd = defender.state.profile
-    missile = pa.missile
-    base_d = 0 if d is None else max(0, pool_dice(defender, pd, DODGE + d) - xl)
-    return ranged_pools(
-        pool_dice(attacker, pa, missile.roll),
-        base_d,
-        DefenseForm.DODGE if d is None else DEFENSE_FORMS[d],
-        distance=distance,
-        weapon_range=missile.increment,
-        max_range=missile.max_range,
-        aimed=aimed,
-        attacker_size=pa.size,
-        target_size=pd.size,
-        attack_wiggle=xw,
-    )
+class Shot:
+    """What a shot at one target depends on, whatever the target's defense form.
+
+    Attributes:
+        missile: the shooter's missile weapon.
+        distance: feet to the target.
+        aimed: the shooter spent its last action aiming at this target.
+        wiggle: the shooter's extra wiggle (effects on the target, focused fire).
+        shaken: defense dice the target loses to effects on it.
+    """
+
+    __slots__ = ("aimed", "distance", "missile", "shaken", "wiggle")
+
+    def __init__(
+        self, missile: Missile, distance: float, aimed: bool, wiggle: int, shaken: int
+    ) -> None:
+        self.missile = missile
+        self.distance = distance
+        self.aimed = aimed
+        self.wiggle = wiggle
+        self.shaken = shaken
+
+    def pools(self, attacker: Any, defender: Any, d: int | None) -> Pools:
+        """Both sides' dice and wiggle against defense form ``d`` (None: none)."""
+        pa = attacker.state.profile
+        pd = defender.state.profile
+        base_d = 0 if d is None else max(0, pool_dice(defender, pd, DODGE + d) - self.shaken)
+        return ranged_pools(
+            pool_dice(attacker, pa, self.missile.roll),
+            base_d,
+            DefenseForm.DODGE if d is None else DEFENSE_FORMS[d],
+            distance=self.distance,
+            weapon_range=self.missile.increment,
+            max_range=self.missile.max_range,
+            aimed=self.aimed,
+            attacker_size=pa.size,
+            target_size=pd.size,
+            attack_wiggle=self.wiggle,
+        )
+
+    def ready(self, attacker: Any, defender: Any, d: int | None) -> tuple[Pool, Pool | None]:
+        """The attack pool and the defense pool (None: no defense) against defense form ``d``."""
+        pools = self.pools(attacker, defender, d)
+        attack = ready_pool(attacker, self.missile.roll, pools.attack_dice, pools.attack_wiggle)
+        if d is None:
+            return attack, None
+        defense = ready_pool(defender, DODGE + d, pools.defense_dice, pools.defense_wiggle)
+        return attack, defense
 
 
-def _save(pd: Any, missile: Any) -> int:
+def _save(pd: Profile, missile: Missile) -> int:
     return 0 if pd.armor is None else armor_save_points(pd.armor.rating(missile.form))
 
 
-def missile_attack(fight: Any, attacker: Any, defender: Any, primary: bool = False) -> bool:
+def missile_attack(fight: Fight, attacker: Any, defender: Any, primary: bool = False) -> bool:
     """Resolve ``attacker``'s shot at ``defender`` (which must be in range).
 
     Returns:
@@ -111,8 +147,9 @@ def missile_attack(fight: Any, attacker: Any, defender: Any, primary: bool = Fal
     """
     rules = fight.rules
     ab, db = attacker.state, defender.state
-    pa, pd = ab.profile, db.profile
-    missile = pa.missile
+    pd = db.profile
+    missile = ab.profile.missile
+    assert missile is not None, "a shot needs a missile weapon"
     distance = fight.distance(attacker, defender)
     if ab.shots > 0:
         ab.shots -= 1
@@ -122,34 +159,20 @@ def missile_attack(fight: Any, attacker: Any, defender: Any, primary: bool = Fal
     xw = db.exposed
     if rules.focused_fire:
         xw += fight.cluster.volley_bonus(attacker.side)
-    xl = db.shaken
+    shot = Shot(missile, distance, aimed, xw, db.shaken)
     save = _save(pd, missile)
     choices = _defenses(pd, db.armed)
-    can_defend = fight.can_defend(defender, primary)
     d = None
-    if can_defend and choices:
+    if fight.can_defend(defender, primary) and choices:
         tactic = pd.defense
         if tactic >= 0 and tactic in choices:
             d = tactic
         elif tactic == RANDOM:
             d = choices[fight.dice.index(len(choices))] if len(choices) > 1 else choices[0]
         else:
-            d = _best_defense(fight, attacker, defender, choices, distance, aimed, xw, xl, save)
-    pools = _pools(attacker, defender, d, distance, aimed, xw, xl)
-    a_roll = missile.roll
-    a_sides = pa.sides[a_roll]
-    stat = stat_now(attacker, pa, a_roll)
-    a_crit, a_ones = stat > 2, stat <= 1
-    if d is not None:
-        d_roll = DODGE + d
-        d_sides = pd.sides[d_roll]
-        d_stat = stat_now(defender, pd, d_roll)
-        d_crit, d_ones = d_stat > 2, d_stat <= 1
-    else:
-        d_roll = d_sides = 0
-        d_crit = d_ones = False
-    tracing = fight.tracing
-    if tracing:
+            d = _best_defense(fight, attacker, defender, choices, shot, save)
+    attack, defense = shot.ready(attacker, defender, d)
+    if fight.tracing:
         fight.combat.emit(
             "shoot",
             attacker,
@@ -162,141 +185,40 @@ def missile_attack(fight: Any, attacker: Any, defender: Any, primary: bool = Fal
             save=save,
             shots_left=ab.shots,
         )
-    dice = fight.dice
-    rolled = counted = False
-    ties = 0
-    while True:
-        faces = roll_pool(dice, pools.attack_dice, a_sides)
-        wiggled = fight.attack_roll(
-            attacker, a_roll, faces, a_sides, pools.attack_wiggle, a_crit, a_ones
-        )
-        result = wiggled.result
-        answer = d_faces = None
-        if result.kind == Kind.NOTHING:
-            outcome = Outcome.FUMBLE
-        else:
-            if not counted and rules.focused_fire:
-                counted = True
-                fight.cluster.volley(attacker.side)
-            if d is None:
-                outcome = resolve(result, NOTHING)
-            else:
-                d_faces = roll_pool(dice, pools.defense_dice, d_sides)
-                if not rolled:
-                    rolled = True
-                    fight.defense_rolled(defender, primary)
-                answer = fight.defense_answer(
-                    defender,
-                    d_roll,
-                    result,
-                    d_faces,
-                    d_sides,
-                    pools.defense_wiggle,
-                    d_crit,
-                    d_ones,
-                    save,
-                )
-                outcome = resolve(result, answer.result)
-        if tracing:
-            emit_exchange(
-                fight,
-                attacker,
-                defender,
-                0,
-                d,
-                pools.attack_dice,
-                a_sides,
-                pools.attack_wiggle,
-                faces,
-                wiggled,
-                pools.defense_dice,
-                d_sides,
-                pools.defense_wiggle,
-                d_faces,
-                answer,
-                outcome,
-                missile=missile.name,
-            )
-        if outcome != Outcome.TIE:
-            break
-        ties += 1
-        if ties >= MAX_TIES:
-            outcome = Outcome.DEFENDED
-            break
-    settle(fight, attacker, defender, outcome, d, True)
-    return rolled
+    exchange = roll_exchange(
+        fight, attacker, defender, attack, defense, name=missile.name, primary=primary, save=save
+    )
+    if rules.focused_fire and exchange.attack_succeeded:
+        fight.cluster.volley(attacker.side)
+    settle(fight, attacker, defender, exchange.outcome, d, missile=True)
+    return exchange.defense_rolled
 
 
-def _best_defense(fight, attacker, defender, choices, distance, aimed, xw, xl, save) -> int:
+def _best_defense(
+    fight: Fight, attacker: Any, defender: Any, choices: list[int], shot: Shot, save: int
+) -> int:
     """The missile defense with the lowest exact expected damage."""
     rules = fight.rules
-    pa = attacker.state.profile
-    pd = defender.state.profile
-    a_roll = pa.missile.roll
-    stat = stat_now(attacker, pa, a_roll)
     best, choice = None, choices[0]
     for d in choices:
-        pools = _pools(attacker, defender, d, distance, aimed, xw, xl)
-        d_stat = stat_now(defender, pd, DODGE + d)
-        value = melee_value(
-            pools.attack_dice,
-            pa.sides[a_roll],
-            pools.attack_wiggle,
-            stat > 2,
-            stat <= 1,
-            pools.defense_dice,
-            pd.sides[DODGE + d],
-            pools.defense_wiggle,
-            d_stat > 2,
-            d_stat <= 1,
-            rules.keep,
-            rules.hit_nicks,
-            rules.crit_nicks,
-            save,
-        )
+        attack, defense = shot.ready(attacker, defender, d)
+        value = melee_value(attack, defense, rules.keep, rules.hit_nicks, rules.crit_nicks, save)
         if best is None or value < best:
             best, choice = value, d
     return choice
 
 
-def missile_auto_hit(fight: Any, attacker: Any, defender: Any) -> None:
+def missile_auto_hit(fight: Fight, attacker: Any, defender: Any) -> None:
     """A missile counter-attack that hits automatically, rolled to see whether it is critical."""
     ab, db = attacker.state, defender.state
-    pa = ab.profile
-    missile = pa.missile
+    missile = ab.profile.missile
+    assert missile is not None, "a missile counter-attack needs a missile weapon"
     if ab.shots > 0:
         ab.shots -= 1
     xw = db.exposed
     if fight.rules.focused_fire:
         xw += fight.cluster.volley_bonus(attacker.side)
-    distance = fight.distance(attacker, defender)
-    pools = _pools(attacker, defender, None, distance, False, xw, 0)
-    a_roll = missile.roll
-    stat = stat_now(attacker, pa, a_roll)
-    faces = roll_pool(fight.dice, pools.attack_dice, pa.sides[a_roll])
-    wiggled = fight.attack_roll(
-        attacker, a_roll, faces, pa.sides[a_roll], pools.attack_wiggle, stat > 2, stat <= 1
-    )
-    outcome = Outcome.CRITICAL_HIT if wiggled.result.kind == Kind.TRIPLE else Outcome.HIT
-    if fight.tracing:
-        emit_exchange(
-            fight,
-            attacker,
-            defender,
-            0,
-            None,
-            pools.attack_dice,
-            pa.sides[a_roll],
-            pools.attack_wiggle,
-            faces,
-            wiggled,
-            0,
-            0,
-            0,
-            None,
-            None,
-            outcome,
-            automatic=True,
-            missile=missile.name,
-        )
-    settle(fight, attacker, defender, outcome, None, True)
+    shot = Shot(missile, fight.distance(attacker, defender), False, xw, 0)
+    attack, _ = shot.ready(attacker, defender, None)
+    exchange = roll_auto_hit(fight, attacker, defender, attack, name=missile.name)
+    settle(fight, attacker, defender, exchange.outcome, None, missile=True)

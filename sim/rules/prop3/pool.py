@@ -66,10 +66,51 @@ def pool_size(
         disadvantages: disadvantages on the sub-stat used, one die each.
         lost: dice lost to anything else (poor forms, weapons or armor, range, size...).
     """
+    return stat_dice(stat, (size if vigor else 0) - disadvantages - lost)
+
+
+def stat_dice(stat: int, offset: int) -> int:
+    """The dice of a check: the stat plus ``offset`` (size, disadvantages, losses), at least 0.
+
+    The one copy of :func:`pool_size` that the fight calls, with the stat's offsets summed
+    ahead (``character.Profile.offset``).
+    """
     if stat <= 0:
         return 0
-    count = stat + (size if vigor else 0) - disadvantages - lost
-    return max(0, count)
+    count = stat + offset
+    return count if count > 0 else 0
+
+
+def can_crit(stat: int) -> bool:
+    """Whether a check tied to ``stat`` may be a critical (not with the stat at 2 or below)."""
+    return stat > 2
+
+
+def only_ones(stat: int) -> bool:
+    """Whether a check tied to ``stat`` succeeds only on rolling a 1 (the stat at 1)."""
+    return stat <= 1
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """One side's pool, ready to roll.
+
+    Attributes:
+        roll: the roll index (``character.BASH`` ... ``character.INITIATIVE``: which skill,
+            which stat, which persistent points may help).
+        dice: how many dice, after forms, weapon, armor, range, size and effects.
+        sides: the die.
+        wiggle: the fresh combat wiggle points of this roll.
+        crit_allowed: the roll's stat allows a critical (not at 2 or below).
+        only_ones: the roll's stat is at 1: a success only on a 1.
+    """
+
+    roll: int
+    dice: int
+    sides: int
+    wiggle: int
+    crit_allowed: bool
+    only_ones: bool
 
 
 def stat_flags(stat: int) -> dict[str, bool]:
@@ -78,7 +119,7 @@ def stat_flags(stat: int) -> dict[str, bool]:
     A stat at 2 cannot critically succeed; a stat at 1 succeeds only on rolling a 1.
     Use as ``read_roll(faces, **stat_flags(stat))``.
     """
-    return {"crit_allowed": stat > 2, "only_ones": stat <= 1}
+    return {"crit_allowed": can_crit(stat), "only_ones": only_ones(stat)}
 
 
 class Kind(IntEnum):

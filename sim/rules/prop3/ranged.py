@@ -23,6 +23,7 @@ from sim.rules.prop3.forms import (
     Armor,
     AttackForm,
     DefenseForm,
+    Modifiers,
     Pools,
     Rating,
     Weapon,
@@ -61,14 +62,8 @@ def in_range(distance: float, max_range: float) -> bool:
     return distance <= max_range
 
 
-@dataclass(frozen=True, slots=True)
-class SizeEffect:
-    """What a size difference does to a ranged attack, both sides."""
-
-    attack_dice_lost: int = 0
-    attack_wiggle: int = 0
-    defense_dice_lost: int = 0
-    defense_wiggle: int = 0
+SizeEffect = Modifiers
+"""What a size difference does to a ranged attack, both sides."""
 
 
 def size_effect(attacker_size: int, target_size: int) -> SizeEffect:

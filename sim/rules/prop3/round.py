@@ -22,10 +22,12 @@ round comes only from initiative, never from SimPy's event order.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Generator
+from typing import Any, cast
 
 from sim.engine import SEGMENTS_PER_SECOND, Combat
 from sim.rules.prop3.character import AIM_ALWAYS, AIM_FIRST, P3Fighter
+from sim.rules.prop3.counters import counter_attack
 from sim.rules.prop3.fight import Fight
 from sim.rules.prop3.initiative import initiative_roll, move_up, rank
 from sim.rules.prop3.melee import melee_attack
@@ -39,8 +41,9 @@ class RoundFight(Fight):
 
     __slots__ = ("end_s", "end_t")
 
-    def __init__(self, combat: Combat, rules: Rules) -> None:
-        super().__init__(combat, rules)
+    def __init__(self, combat: Combat[P3Fighter], rules: Rules) -> None:
+        super().__init__(combat, rules, counter_attack)
+        self.combat: Combat[P3Fighter] = combat
         self.end_s = 0.0
         self.end_t = 0.0
 
@@ -92,7 +95,9 @@ class Rounds:
         "tracing",
     )
 
-    def __init__(self, combat: Combat, rules: Rules, round_s: float, every_round: bool) -> None:
+    def __init__(
+        self, combat: Combat[P3Fighter], rules: Rules, round_s: float, every_round: bool
+    ) -> None:
         self.combat = combat
         self.fight = RoundFight(combat, rules)
         self.round_s = round_s
@@ -107,7 +112,7 @@ class Rounds:
         """Start the round process."""
         self.combat.env.process(self.run())
 
-    def run(self):
+    def run(self) -> Generator[Any, Any, None]:
         """Initiative, then a round at each round's start until the end or the time limit."""
         combat = self.combat
         timeout = combat.env.timeout
@@ -201,7 +206,7 @@ class Rounds:
         if target is not None and target.out is None and not profile.each_action:
             return target
         combat = self.combat
-        return pick_target(
+        chosen = pick_target(
             me,
             combat.enemies(me),
             combat.allies(me),
@@ -209,6 +214,7 @@ class Rounds:
             profile.choose,
             profile.each_action,
         )
+        return cast(P3Fighter | None, chosen)  # one of the combat's fighters, all P3Fighters
 
     def act(self, me: P3Fighter, target: P3Fighter) -> None:
         """Attack, shoot, aim, move or hold."""

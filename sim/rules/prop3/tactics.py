@@ -24,30 +24,34 @@ from sim.rules.prop3.character import ATTACK_FORMS, DEFENSE_FORMS
 from sim.rules.prop3.exact import attack_odds, class_probabilities
 from sim.rules.prop3.forms import (
     Armor,
+    Effect,
+    Modifiers,
     Rating,
     Weapon,
     defense_allowed,
     melee_pools,
 )
-from sim.rules.prop3.pool import Kind, Outcome
+from sim.rules.prop3.pool import Kind, Outcome, Pool
 from sim.rules.prop3.ranged import missile_defense_allowed
 
 _BIG = 100
 """Pool size used to read dice lost off ``forms.melee_pools`` (which stops at zero dice)."""
 
 
-@lru_cache(maxsize=4096)
-def form_effects(
-    weapon: Weapon, armor: Armor | None, armor_helps: bool
-) -> tuple[tuple[tuple[int, int, int, int] | None, ...], ...]:
-    """The form table with a weapon against armor: ``[attack][defense]`` effects.
+FormTable = tuple[tuple[Modifiers, ...] | None, ...]
+"""``[attack][defense]``: the modifiers of each attack form against each defense form (None:
+the weapon cannot make that attack form)."""
 
-    Each entry is ``(attack dice lost, attack wiggle, defense dice lost, defense wiggle)`` from
-    ``forms.melee_pools`` (forms, weapon rating, armor rating or no armor), or None when the
-    weapon cannot make that attack form. Attack and defense forms are indexed as in
-    :mod:`~sim.rules.prop3.character`.
+
+@lru_cache(maxsize=4096)
+def form_effects(weapon: Weapon, armor: Armor | None, armor_helps: bool) -> FormTable:
+    """The form table with a weapon against armor: ``[attack][defense]`` modifiers.
+
+    Each entry is what ``forms.melee_pools`` does to both pools (forms, weapon rating, armor
+    rating or no armor), or None when the weapon cannot make that attack form. Attack and
+    defense forms are indexed as in :mod:`~sim.rules.prop3.character`.
     """
-    table = []
+    table: list[tuple[Modifiers, ...] | None] = []
     for attack in ATTACK_FORMS:
         rating = weapon.rating(attack)
         if rating is None:
@@ -65,11 +69,11 @@ def form_effects(
                 armor_also_helps_attacker=armor_helps,
             )
             row.append(
-                (
-                    _BIG - pools.attack_dice,
-                    pools.attack_wiggle,
-                    _BIG - pools.defense_dice,
-                    pools.defense_wiggle,
+                Modifiers(
+                    attack_dice_lost=_BIG - pools.attack_dice,
+                    attack_wiggle=pools.attack_wiggle,
+                    defense_dice_lost=_BIG - pools.defense_dice,
+                    defense_wiggle=pools.defense_wiggle,
                 )
             )
         table.append(tuple(row))
@@ -77,8 +81,8 @@ def form_effects(
 
 
 @lru_cache(maxsize=4096)
-def weapon_effect(weapon: Weapon, armor: Armor | None, armor_helps: bool, attack: int) -> tuple:
-    """``(dice lost, wiggle)`` of an attack no one defends against: weapon rating and armor.
+def weapon_effect(weapon: Weapon, armor: Armor | None, armor_helps: bool, attack: int) -> Effect:
+    """The attacker's dice lost and wiggle when no one defends: weapon rating and armor.
 
     Used for automatic hits (a counter-attack after a critical parry) and undefended attacks:
     there is no defense form, so the form table plays no part; poor armor still helps.
@@ -89,24 +93,29 @@ def weapon_effect(weapon: Weapon, armor: Armor | None, armor_helps: bool, attack
     wiggle = 1 if rating == Rating.EXCELLENT else 0
     if armor is not None and armor_helps and armor.rating(form) == Rating.POOR:
         wiggle += 1
-    return lost, wiggle
+    return Effect(dice_lost=lost, wiggle=wiggle)
 
 
-def _odds(a, a_sides, a_pts, d, d_sides, d_pts, keep, a_crit, a_ones, d_crit, d_ones, save):
+_NO_DEFENSE = Pool(roll=-1, dice=0, sides=2, wiggle=0, crit_allowed=True, only_ones=False)
+"""The defense of an undefended attack: no dice (the attack is compared with nothing)."""
+
+
+def _odds(attack: Pool, defense: Pool, keep: str, save: int) -> dict[Outcome, float] | None:
+    a, d = attack.dice, defense.dice
     while True:
         try:
             return attack_odds(
                 a,
-                a_sides,
-                a_pts,
+                attack.sides,
+                attack.wiggle,
                 d,
-                d_sides,
-                d_pts,
+                defense.sides,
+                defense.wiggle,
                 keep=keep,
-                attack_crit_allowed=a_crit,
-                attack_only_ones=a_ones,
-                defense_crit_allowed=d_crit,
-                defense_only_ones=d_ones,
+                attack_crit_allowed=attack.crit_allowed,
+                attack_only_ones=attack.only_ones,
+                defense_crit_allowed=defense.crit_allowed,
+                defense_only_ones=defense.only_ones,
                 defense_save_points=save,
             ).outcomes
         except ValueError as exc:
@@ -121,28 +130,15 @@ def _odds(a, a_sides, a_pts, d, d_sides, d_pts, keep, a_crit, a_ones, d_crit, d_
 
 @lru_cache(maxsize=65536)
 def melee_value(
-    a: int,
-    a_sides: int,
-    a_pts: int,
-    a_crit: bool,
-    a_ones: bool,
-    d: int,
-    d_sides: int,
-    d_pts: int,
-    d_crit: bool,
-    d_ones: bool,
-    keep: str,
-    hit: int,
-    crit: int,
-    save: int = 0,
+    attack: Pool, defense: Pool | None, keep: str, hit: int, crit: int, save: int = 0
 ) -> float:
     """Exact expected damage, in nicks, of an attack (both sides spending wiggle "best").
 
     A standard or reduced hit counts ``hit`` nicks, a critical hit ``crit``; ties are re-rolled.
-    A defender with no dice (``d == 0``) cannot defend. Pools too large for the exact calculator
-    are estimated with fewer dice.
+    A defender with no pool (None) or no dice cannot defend. Pools too large for the exact
+    calculator are estimated with fewer dice. ``save``: armor points against a missile.
     """
-    odds = _odds(a, a_sides, a_pts, d, d_sides, d_pts, keep, a_crit, a_ones, d_crit, d_ones, save)
+    odds = _odds(attack, _NO_DEFENSE if defense is None else defense, keep, save)
     if odds is None:
         return 0.0
     return (
@@ -151,19 +147,15 @@ def melee_value(
 
 
 @lru_cache(maxsize=65536)
-def auto_hit_value(
-    a: int,
-    sides: int,
-    pts: int,
-    crit_allowed: bool,
-    only_ones: bool,
-    keep: str,
-    hit: int,
-    crit: int,
-) -> float:
+def auto_hit_value(attack: Pool, keep: str, hit: int, crit: int) -> float:
     """Expected damage of an automatic hit: critical on a triple, a standard hit otherwise."""
     p = class_probabilities(
-        a, sides, pts, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
+        attack.dice,
+        attack.sides,
+        attack.wiggle,
+        keep=keep,
+        crit_allowed=attack.crit_allowed,
+        only_ones=attack.only_ones,
     )[Kind.TRIPLE]
     return hit + (crit - hit) * p
 
