@@ -13,12 +13,13 @@ from sim.rules.prop3.pool import (
     Kind,
     Outcome,
     Result,
+    can_crit,
     die_for,
+    only_ones,
     pool_size,
     read_roll,
     resolve,
     roll_pool,
-    stat_flags,
 )
 
 P, T = Result.pair, Result.triple
@@ -56,10 +57,8 @@ def test_disadvantages_and_other_losses_take_dice_down_to_zero():
 
 
 def test_stat_flags():
-    assert stat_flags(4) == {"crit_allowed": True, "only_ones": False}
-    assert stat_flags(3) == {"crit_allowed": True, "only_ones": False}
-    assert stat_flags(2) == {"crit_allowed": False, "only_ones": False}
-    assert stat_flags(1) == {"crit_allowed": False, "only_ones": True}
+    assert [can_crit(stat) for stat in (4, 3, 2, 1)] == [True, True, False, False]
+    assert [only_ones(stat) for stat in (4, 3, 2, 1)] == [False, False, False, True]
 
 
 def test_result_order_classes_faces_and_third_die():

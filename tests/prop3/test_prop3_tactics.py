@@ -8,8 +8,8 @@ import pytest
 
 from sim.dice import Dice
 from sim.engine import Combat
-from sim.rules.prop3.exact import attack_odds
 from sim.rules.prop3.declaring import form_values, matchup
+from sim.rules.prop3.exact import attack_odds
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.pool import Outcome, Pool
 from sim.rules.prop3.tactics import (
@@ -67,14 +67,37 @@ def test_an_impossible_declared_defense_counts_as_undefended_or_redeclared():
 
 
 def duel(a_tactics, d_tactics, faces):
-    data = {"name": "t", "rules": "prop3",
-            "sides": [{"name": "a", "combatants": [
-                {"name": "A", "vigor": 5, "weapon": {"name": "spear", "thrust": "excellent"},
-                 "tactics": a_tactics}]},
-                {"name": "d", "combatants": [
-                    {"name": "D", "vigor": 5, "agility": 5, "shield": True,
-                     "weapon": {"name": "sword"}, "armor": {"name": "mail", "slash": "poor"},
-                     "tactics": d_tactics}]}]}
+    data = {
+        "name": "t",
+        "rules": "prop3",
+        "sides": [
+            {
+                "name": "a",
+                "combatants": [
+                    {
+                        "name": "A",
+                        "vigor": 5,
+                        "weapon": {"name": "spear", "thrust": "excellent"},
+                        "tactics": a_tactics,
+                    }
+                ],
+            },
+            {
+                "name": "d",
+                "combatants": [
+                    {
+                        "name": "D",
+                        "vigor": 5,
+                        "agility": 5,
+                        "shield": True,
+                        "weapon": {"name": "sword"},
+                        "armor": {"name": "mail", "slash": "poor"},
+                        "tactics": d_tactics,
+                    }
+                ],
+            },
+        ],
+    }
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
     dice = Dice.from_faces(faces)
@@ -100,7 +123,8 @@ def test_best_against_best_is_the_maximin_of_the_exact_table():
     worst = {x: min(values[x][y] for y in range(3) if m.allowed[x][y]) for x in m.attacks}
     assert worst[chosen_a] == max(worst.values())
     assert values[chosen_a][chosen_d] == min(
-        values[chosen_a][y] for y in range(3) if m.allowed[chosen_a][y])
+        values[chosen_a][y] for y in range(3) if m.allowed[chosen_a][y]
+    )
     # The table is cached on the attacker's profile.
     assert form_values(rounds.fight, a, d, m, 0, 0) is form_values(rounds.fight, a, d, m, 0, 0)
 

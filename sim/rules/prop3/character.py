@@ -24,8 +24,18 @@ from typing import Any
 
 from sim.combatant import Fighter
 from sim.rules.prop3.forms import Armor, AttackForm, DefenseForm, Rating, Weapon
-from sim.rules.prop3.models import SKILLS, STAT_OF, STATS, SUBSTATS, Character
-from sim.rules.prop3.pool import die_for, stat_dice
+from sim.rules.prop3.models import (
+    SKILLS,
+    STAT_OF,
+    STATS,
+    SUBSTATS,
+    DiceOptions,
+    HybridCombatant,
+    MissileModel,
+    Prop3Combatant,
+    Prop3Options,
+)
+from sim.rules.prop3.pool import dice_offset, die_for, stat_dice
 from sim.rules.prop3.ranged import AMMUNITION_FORM
 from sim.tactics import TARGETS
 
@@ -54,8 +64,14 @@ def _form_choice(name: str, forms: tuple) -> int:
     return [f.value for f in forms].index(name)
 
 
-def roll_substats(options: Any) -> tuple[str, ...]:
+_ROUND_DEFAULTS = Prop3Options.model_validate({})
+"""The options of ``rules: prop3`` at their defaults: the sub-stats of the rolls the hybrid never
+makes (ranged, initiative), so that its profiles have every roll."""
+
+
+def roll_substats(options: DiceOptions) -> tuple[str, ...]:
     """The sub-stat of each roll under the options (the hybrid has no ranged or initiative ones)."""
+    rounds = options if isinstance(options, Prop3Options) else _ROUND_DEFAULTS
     attack = options.attack_substat
     return (
         attack,
@@ -64,9 +80,9 @@ def roll_substats(options: Any) -> tuple[str, ...]:
         options.dodge_substat,
         options.block_substat,
         options.parry_substat,
-        getattr(options, "archery_substat", "dexterity"),
-        getattr(options, "thrown_substat", "dexterity"),
-        getattr(options, "initiative_substat", "speed"),
+        rounds.archery_substat,
+        rounds.thrown_substat,
+        rounds.initiative_substat,
     )
 
 
@@ -75,7 +91,7 @@ class Missile:
 
     __slots__ = ("form", "increment", "max_range", "name", "roll", "secured", "shots")
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: MissileModel) -> None:
         self.name: str = model.name
         self.roll = ARCHERY if model.skill == "archery" else THROWN
         self.increment: float = model.range
@@ -128,7 +144,7 @@ class Profile:
         "weapon_name",
     )
 
-    def __init__(self, model: Character, options: Any) -> None:
+    def __init__(self, model: Prop3Combatant | HybridCombatant, options: DiceOptions) -> None:
         rules_points = options.advantage_points
         self.base = tuple(getattr(model, s) for s in STATS)
         self.size = model.size_category
@@ -145,8 +161,13 @@ class Profile:
                 die = min(die, race_die)
             stat.append(index)
             sides.append(die)
-            bonus = model.size_category if index == _VIGOR else 0
-            offset.append(bonus - getattr(model.disadvantages, substat))
+            offset.append(
+                dice_offset(
+                    size=model.size_category,
+                    vigor=index == _VIGOR,
+                    disadvantages=getattr(model.disadvantages, substat),
+                )
+            )
             focus = [8 + j for j, f in enumerate(model.focuses) if skill in f.skills]
             points.append((*focus, SUBSTATS.index(substat)))
         self.stat = tuple(stat)
@@ -178,17 +199,27 @@ class Profile:
             )
         )
         self.shield: bool = model.shield
-        missile = getattr(model, "missile", None)
-        self.missile = None if missile is None else Missile(missile)
-        self.speed: float = getattr(model, "speed", 0.0)
         tactics = model.tactics
         self.attack = _form_choice(tactics.attack, ATTACK_FORMS)
         self.defense = _form_choice(tactics.defense, DEFENSE_FORMS)
-        self.aim = ("never", "first", "always").index(getattr(tactics, "aim", "never"))
-        self.move_up: int = getattr(tactics, "move_up", 0)
-        self.shoot: bool = getattr(tactics, "shoot", True)
-        self.min_dice: int = getattr(tactics, "min_shot_dice", 2)
-        self.advance: bool = getattr(tactics, "advance", True)
+        self.missile: Missile | None = None
+        if isinstance(model, Prop3Combatant):
+            if model.missile is not None:
+                self.missile = Missile(model.missile)
+            self.speed: float = model.speed
+            self.aim = ("never", "first", "always").index(model.tactics.aim)
+            self.move_up: int = model.tactics.move_up
+            self.shoot: bool = model.tactics.shoot
+            self.min_dice: int = model.tactics.min_shot_dice
+            self.advance: bool = model.tactics.advance
+        else:
+            # On the ACS clock (the hybrid) nobody moves, aims, shoots or skips a turn.
+            self.speed = 0.0
+            self.aim = AIM_NEVER
+            self.move_up = 0
+            self.shoot = False
+            self.min_dice = 0
+            self.advance = False
         self.choose = TARGETS[tactics.target]
         self.each_action = tactics.retarget == "each_action"
         self.cache: dict = {}  # matchups and form values against other profiles (melee.py)
@@ -296,6 +327,9 @@ class P3Fighter(Fighter):
     """
 
     __slots__ = ("init", "place", "skips", "state")
+
+    #: Whom it attacks: a combatant of the same fight.
+    target: P3Fighter | None
 
     def __init__(self, name: str, side: int, index: int, profile: Profile, pos: float) -> None:
         super().__init__(name, side, index, profile.base[_VIGOR])

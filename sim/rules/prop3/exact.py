@@ -231,11 +231,15 @@ def _eval_scalar(
     only_ones: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Best result rank and lowest pair face per roll, with the ``wiggle`` functions."""
-    options = {"keep": keep, "crit_allowed": crit_allowed, "only_ones": only_ones}
     rank, pair = [], []
     for roll in rolls:
-        rank.append(best_roll(roll, sides, points, **options).result.rank)
-        low = lowest_pair(roll, sides, points, **options)
+        best = best_roll(
+            roll, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
+        )
+        rank.append(best.result.rank)
+        low = lowest_pair(
+            roll, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
+        )
         pair.append(0 if low is None else low.result.face)
     return np.array(rank, dtype=np.int64), np.array(pair, dtype=np.int64)
 
@@ -280,9 +284,9 @@ def _table(
         probs = _prefix_probabilities(prefixes, dice, sides)
         rows = [_eval_lowest_three(prefixes[0], sides, w, crit_allowed) for w in levels]
     else:
-        rolls = _sorted_tuples(sides, length)
-        probs = _prefix_probabilities(rolls, dice, sides)
-        rows = [_eval_best_set(rolls[0], w, crit_allowed) for w in levels]
+        whole = _sorted_tuples(sides, length)
+        probs = _prefix_probabilities(whole, dice, sides)
+        rows = [_eval_best_set(whole[0], w, crit_allowed) for w in levels]
     return _aggregate(np.array([r for r, _ in rows]), np.array([p for _, p in rows]), probs)
 
 
@@ -299,10 +303,12 @@ def _aggregate(
     return _frozen(ranks[:, first], pairs[:, first], total)
 
 
-def _frozen(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
-    for array in arrays:
+def _frozen(
+    ranks: np.ndarray, pairs: np.ndarray, probs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    for array in (ranks, pairs, probs):
         array.flags.writeable = False
-    return arrays
+    return ranks, pairs, probs
 
 
 def _options(keep: str, crit_allowed: bool, only_ones: bool) -> tuple[str, bool, bool]:
@@ -354,8 +360,10 @@ def class_probabilities(
 ) -> dict[Kind, float]:
     """The exact chances of nothing, a pair and a triple (arguments as in result_distribution)."""
     totals = dict.fromkeys(Kind, 0.0)
-    options = {"keep": keep, "crit_allowed": crit_allowed, "only_ones": only_ones}
-    for result, p in result_distribution(dice, sides, points, **options).items():
+    distribution = result_distribution(
+        dice, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
+    )
+    for result, p in distribution.items():
         totals[result.kind] += p
     return totals
 
@@ -469,5 +477,7 @@ def attack_odds(
         (defense_dice, defense_sides, defense_points, d_crit, d_ones),
         defense_save_points,
     )
-    outcomes = {o: p for o, p in zip(_OUTCOMES, probs, strict=True) if o != Outcome.TIE}
+    outcomes: dict[Outcome, float] = {
+        o: p for o, p in zip(_OUTCOMES, probs, strict=True) if o != Outcome.TIE
+    }
     return AttackOdds(outcomes, tie)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sim.rules.prop3.character import INITIATIVE, pool_dice, stat_now
-from sim.rules.prop3.pool import Result, read_roll, roll_pool, stat_flags
+from sim.rules.prop3.pool import Result, can_crit, only_ones, read_roll, roll_pool
 
 if TYPE_CHECKING:
     from sim.dice import Dice
@@ -29,12 +29,13 @@ MAX_ROLL_OFFS = 100
 such as two pools of no dice, tie that often)."""
 
 
-def initiative_roll(fighter: Any, dice: Dice, keep: str) -> tuple[Result, list[int]]:
+def initiative_roll(fighter: Any, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:
     """Roll a combatant's initiative pool and read it."""
     profile = fighter.state.profile
     faces = roll_pool(dice, pool_dice(fighter, profile, INITIATIVE), profile.sides[INITIATIVE])
-    flags = stat_flags(stat_now(fighter, profile, INITIATIVE))
-    return read_roll(faces, keep=keep, **flags), faces
+    stat = stat_now(fighter, profile, INITIATIVE)
+    read = read_roll(faces, keep=keep, crit_allowed=can_crit(stat), only_ones=only_ones(stat))
+    return read, faces
 
 
 def rank(fighters: list[Any], roll: Callable[[Any], Result], depth: int = 0) -> list[Any]:

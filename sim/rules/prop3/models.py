@@ -187,7 +187,9 @@ class WeaponModel(Strict):
         return self
 
 
-UNARMED = WeaponModel(name="fists", bash="average", slash="poor", thrust="poor", natural=True)
+UNARMED = WeaponModel.model_validate(
+    {"name": "fists", "bash": "average", "slash": "poor", "thrust": "poor", "natural": True}
+)
 """The weapon of a combatant whose stat block names none."""
 
 
@@ -289,18 +291,20 @@ class Character(Strict):
         description="Size category: +1 Vigor die per category above 0 "
         "(0: hamster-sized; -1 per category below).",
     )
-    race_proficiency: RaceProficiency = Field(default_factory=RaceProficiency)
-    skills: Skills = Field(default_factory=Skills)
-    advantages: SubStatCounts = Field(default_factory=SubStatCounts)
-    disadvantages: SubStatCounts = Field(default_factory=SubStatCounts)
+    race_proficiency: RaceProficiency = Field(
+        default_factory=lambda: RaceProficiency.model_validate({})
+    )
+    skills: Skills = Field(default_factory=lambda: Skills.model_validate({}))
+    advantages: SubStatCounts = Field(default_factory=lambda: SubStatCounts.model_validate({}))
+    disadvantages: SubStatCounts = Field(default_factory=lambda: SubStatCounts.model_validate({}))
     focuses: list[Focus] = Field(default_factory=list, description="Skill focuses.")
     weapon: WeaponModel = Field(default_factory=lambda: UNARMED)
     armor: ArmorModel | None = Field(None, description="null: no armor (a defense die less).")
     shield: bool = Field(False, description="Carries a shield (can block).")
 
 
-class Prop3Tactics(TargetTactics):
-    """Target choice plus the decisions of a Proposition Three combatant."""
+class FormTactics(Strict):
+    """The form choices of a Proposition Three combatant, in rounds and on the ACS clock alike."""
 
     attack: AttackChoice = Field(
         "best",
@@ -309,6 +313,11 @@ class Prop3Tactics(TargetTactics):
     defense: DefenseChoice = Field(
         "best", description="Defense form: best (lowest exact expected damage), random, or a form."
     )
+
+
+class Prop3Tactics(FormTactics, TargetTactics):
+    """Target choice plus the decisions of a Proposition Three combatant."""
+
     aim: Literal["never", "first", "always"] = Field(
         "never",
         description="Spend a round aiming: never, before the first shot at a target, "
@@ -339,17 +348,14 @@ class Prop3Combatant(Character):
         description="Feet along the line (default: side index times start_distance).",
     )
     speed: float = Field(5.0, ge=0, le=10_000, description="Feet moved in a round's action.")
-    tactics: Prop3Tactics = Field(default_factory=Prop3Tactics)
+    tactics: Prop3Tactics = Field(default_factory=lambda: Prop3Tactics.model_validate({}))
 
 
 # -- the hybrid ----------------------------------------------------------------------------------
 
 
-class HybridTactics(AcsTactics):
+class HybridTactics(FormTactics, AcsTactics):
     """The ACS tactics plus the Proposition Three form choices."""
-
-    attack: AttackChoice = Field("best", description="Attack form: best, random, or a form.")
-    defense: DefenseChoice = Field("best", description="Defense form: best, random, or a form.")
 
 
 class HybridCombatant(AcsTiming, Character):
@@ -358,7 +364,7 @@ class HybridCombatant(AcsTiming, Character):
     ``hp`` is its Vigor: leave it out (it is filled in from ``vigor``).
     """
 
-    tactics: HybridTactics = Field(default_factory=HybridTactics)
+    tactics: HybridTactics = Field(default_factory=lambda: HybridTactics.model_validate({}))
 
     @model_validator(mode="before")
     @classmethod
@@ -417,6 +423,12 @@ class Rules:
         self.block_after = options.block_effect_ends == "after_next_action"
         self.cluster = options.cluster_wiggle
         self.cluster_target = options.cluster_scope == "target"
-        self.focused_fire = getattr(options, "focused_fire", False)
-        self.volley_round = getattr(options, "focused_fire_span", "round") == "round"
-        self.melee_range = getattr(options, "melee_range", 0.0)
+        if isinstance(options, Prop3Options):
+            self.focused_fire = options.focused_fire
+            self.volley_round = options.focused_fire_span == "round"
+            self.melee_range = options.melee_range
+        else:
+            # The hybrid (ACS clock): no missiles, and everyone is engaged from the start.
+            self.focused_fire = False
+            self.volley_round = True
+            self.melee_range = 0.0

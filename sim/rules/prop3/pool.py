@@ -11,7 +11,8 @@ the same way; :func:`resolve` turns an attack result and a defense result into a
 Options (RULINGS part C): ``keep`` is ``"lowest_three"`` (default: the text's "keep the lowest
 three dice") or ``"best_set"`` (the best triple or lowest pair anywhere in the pool counts, which
 is how the combat examples come out as printed). The stat rules are the flags ``crit_allowed``
-(False for a stat at 2) and ``only_ones`` (True for a stat at 1); :func:`stat_flags` derives them.
+(False for a stat at 2) and ``only_ones`` (True for a stat at 1); :func:`can_crit` and
+:func:`only_ones` derive them from the stat.
 """
 
 from __future__ import annotations
@@ -66,7 +67,15 @@ def pool_size(
         disadvantages: disadvantages on the sub-stat used, one die each.
         lost: dice lost to anything else (poor forms, weapons or armor, range, size...).
     """
-    return stat_dice(stat, (size if vigor else 0) - disadvantages - lost)
+    return stat_dice(stat, dice_offset(size=size, vigor=vigor, disadvantages=disadvantages) - lost)
+
+
+def dice_offset(*, size: int, vigor: bool, disadvantages: int) -> int:
+    """Dice a check gets on top of its stat: size on Vigor checks, minus the disadvantages.
+
+    The fight sums it once per roll of a combatant (``character.Profile.offset``).
+    """
+    return (size if vigor else 0) - disadvantages
 
 
 def stat_dice(stat: int, offset: int) -> int:
@@ -111,15 +120,6 @@ class Pool:
     wiggle: int
     crit_allowed: bool
     only_ones: bool
-
-
-def stat_flags(stat: int) -> dict[str, bool]:
-    """The reading flags for a check tied to ``stat``: ``crit_allowed`` and ``only_ones``.
-
-    A stat at 2 cannot critically succeed; a stat at 1 succeeds only on rolling a 1.
-    Use as ``read_roll(faces, **stat_flags(stat))``.
-    """
-    return {"crit_allowed": can_crit(stat), "only_ones": only_ones(stat)}
 
 
 class Kind(IntEnum):

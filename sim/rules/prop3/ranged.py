@@ -172,9 +172,14 @@ def missile_defense(
     (hit, critical hit or reduced critical) and ``save_points`` > 0, the same roll is answered
     again with ``points + save_points``.
     """
-    options = {"keep": keep, "crit_allowed": crit_allowed, "only_ones": only_ones}
-    first = best_response(attack, faces, sides, points, **options)
+
+    def answer(points: int) -> Defense:
+        return best_response(
+            attack, faces, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
+        )
+
+    first = answer(points)
     if save_points <= 0 or resolve(attack, first.result) not in FAILED_DEFENSES:
         return MissileDefense(first, armor_used=False)
-    second = best_response(attack, faces, sides, points + save_points, **options)
+    second = answer(points + save_points)
     return MissileDefense(second, armor_used=True)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any, cast
 
+from sim.combatant import Fighter
 from sim.engine import SEGMENTS_PER_SECOND, Combat
 from sim.rules.prop3.character import AIM_ALWAYS, AIM_FIRST, P3Fighter
 from sim.rules.prop3.counters import counter_attack
@@ -208,13 +209,13 @@ class Rounds:
         combat = self.combat
         chosen = pick_target(
             me,
-            combat.enemies(me),
-            combat.allies(me),
+            cast("list[Fighter]", combat.enemies(me)),
+            cast("list[Fighter]", combat.allies(me)),
             combat.dice,
             profile.choose,
             profile.each_action,
         )
-        return cast(P3Fighter | None, chosen)  # one of the combat's fighters, all P3Fighters
+        return cast("P3Fighter | None", chosen)  # one of the combat's fighters, all P3Fighters
 
     def act(self, me: P3Fighter, target: P3Fighter) -> None:
         """Attack, shoot, aim, move or hold."""

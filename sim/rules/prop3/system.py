@@ -8,7 +8,7 @@ system instead (:mod:`~sim.rules.prop3.hybrid`, ``rules: acs`` with ``resolution
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
@@ -33,13 +33,13 @@ class Prop3Prepared:
     """A Proposition Three scenario ready to play combat after combat."""
 
     def __init__(self, scenario: Scenario) -> None:
-        options = scenario.options
+        options = cast(Prop3Options, scenario.options)  # validated with options_model
         self.rules = Rules(options)
         self.round_s = options.round_s
         self.every_round = options.initiative == "round"
         self.roster = []
         for spec in scenario.combatants:
-            model = spec.stats
+            model = cast(Prop3Combatant, spec.stats)  # validated with combatant_model
             position = model.position
             if position is None:
                 position = spec.side * options.start_distance
@@ -65,7 +65,7 @@ def gear_problems(scenario: Scenario) -> list[Problem]:
     """Fixed form tactics the combatant's gear can never use."""
     problems = []
     for spec in scenario.combatants:
-        model = spec.stats
+        model = cast(Prop3Combatant, spec.stats)  # validated with combatant_model
         tactics = model.tactics
         weapon = model.weapon
         path = (*spec.path, "tactics")
@@ -132,7 +132,7 @@ class Prop3System:
     def check(self, scenario: Scenario) -> list[Problem]:
         """A time limit shorter than a round; fixed forms the gear cannot use."""
         problems = gear_problems(scenario)
-        round_s = scenario.options.round_s
+        round_s = cast(Prop3Options, scenario.options).round_s
         if scenario.time_limit_s < round_s:
             problems.append(
                 Problem(

@@ -216,7 +216,7 @@ def reply_attack(values, undefended, d, attacks, allowed, redeclare) -> int:
 
 def allowed_table(
     attacks: list[int], armor: Armor | None, shield: bool, weapon: Weapon | None
-) -> tuple[tuple[bool, bool, bool], ...]:
+) -> tuple[tuple[bool, ...], ...]:
     """``[attack][defense]``: whether the defender's gear allows that defense (forms.py)."""
     return tuple(
         tuple(

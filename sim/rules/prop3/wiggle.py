@@ -354,14 +354,18 @@ def best_response(
         crit_allowed: False for a defender's stat at 2.
         only_ones: True for a defender's stat at 1.
     """
-    options = {"keep": keep, "crit_allowed": crit_allowed, "only_ones": only_ones}
     if attack.kind == Kind.NOTHING:
-        return Defense(Response.NONE, Wiggled(read_roll(faces, **options), tuple(faces), 0))
-    best = best_roll(faces, sides, points, **options)
+        read = read_roll(faces, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones)
+        return Defense(Response.NONE, Wiggled(read, tuple(faces), 0))
+    best = best_roll(
+        faces, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
+    )
     if best.result > attack:
         return Defense(Response.DEFEND, best)
     if attack.kind == Kind.TRIPLE:
-        low = lowest_pair(faces, sides, points, **options)
+        low = lowest_pair(
+            faces, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
+        )
         if low is not None and low.result.face < attack.face:
             return Defense(Response.REDUCE, low)
     if best.result == attack:
