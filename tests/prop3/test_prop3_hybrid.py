@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from types import SimpleNamespace
+
 from sim import simulate
+from sim.dice import Dice
+from sim.engine import Combat
 from sim.rules import RESOLUTIONS
+from sim.rules.prop3.hybrid import PROP3_RESOLUTION, HybridBody
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
 from tests.conftest import SCENARIOS, scripted
@@ -87,3 +92,18 @@ def test_hybrid_options_come_with_the_clock_options():
     assert s.options.keep == "best_set" and s.options.duplicates == "reroll"
     with pytest.raises(ScenarioError, match="start_distance"):
         scenario_from_dict(hybrid(options={"start_distance": 10}))
+
+
+def test_begin_gives_every_fighter_its_body_in_one_fight_and_rolls_no_dice():
+    scenario = scenario_from_dict(hybrid(a={"advantages": {"strength": 1}}))
+    prepared = scenario.system.prepare(scenario)
+    dice = Dice.from_faces([])  # any roll raises: the set-up must not draw from the stream
+    combat = Combat(prepared.spawn(dice), scenario.side_names, dice, 60, None)
+    # The hook reads only the combat and the merged options of the clock.
+    clock = SimpleNamespace(combat=combat, resolution_options=scenario.options)
+    PROP3_RESOLUTION.begin(clock)
+    a, b = combat.fighters
+    assert isinstance(a.state, HybridBody) and isinstance(b.state, HybridBody)
+    assert a.state.fight is b.state.fight and a.state.fight.clock is clock
+    assert a.state.profile is a.stats and a.state.points[0] == 2  # one Strength advantage
+    assert (a.state.armed, a.state.nicks, b.state.exposed, b.state.shaken) == (True, 0, 0, 0)

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sim.rules.prop3.character import DODGE, RANDOM, Profile, pool_dice
+from sim.rules.prop3.character import ATTACK_FORMS, DODGE, RANDOM, Profile, pool_dice
 from sim.rules.prop3.exchange import ready_pool
-from sim.rules.prop3.forms import Effect, Modifiers
+from sim.rules.prop3.forms import Effect, Modifiers, attack_allowed
 from sim.rules.prop3.ranged import size_effect
 from sim.rules.prop3.tactics import (
     FormTable,
@@ -57,7 +57,7 @@ class Matchup:
     __slots__ = ("allowed", "attacks", "declarable", "effects", "size", "undefended")
 
     def __init__(self, pa: Profile, pd: Profile, armed: bool, rules: Rules) -> None:
-        self.attacks = [a for a in range(3) if pa.rating[a] is not None]
+        self.attacks = [a for a, form in enumerate(ATTACK_FORMS) if attack_allowed(form, pa.weapon)]
         weapon = pd.weapon if armed and not pd.natural else None
         self.allowed = allowed_table(self.attacks, pd.armor, pd.shield, weapon)
         self.declarable = [d for d in range(3) if any(row[d] for row in self.allowed)]

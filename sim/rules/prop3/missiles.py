@@ -27,14 +27,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, RANDOM, Body, Profile, pool_dice
+from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, RANDOM, Profile, pool_dice
 from sim.rules.prop3.exchange import ready_pool, roll_auto_hit, roll_exchange
 from sim.rules.prop3.forms import DefenseForm, Pools
 from sim.rules.prop3.outcomes import settle
 from sim.rules.prop3.pool import Pool
 from sim.rules.prop3.ranged import (
     armor_save_points,
-    in_range,
     range_increments,
     ranged_pools,
     size_effect,
@@ -44,17 +43,6 @@ from sim.rules.prop3.tactics import melee_value, missile_allowed
 if TYPE_CHECKING:
     from sim.rules.prop3.character import Missile
     from sim.rules.prop3.fight import Fight
-
-
-def can_shoot(body: Body, distance: float) -> bool:
-    """Whether a combatant can shoot at a target ``distance`` feet away now."""
-    missile = body.profile.missile
-    return (
-        missile is not None
-        and body.bow
-        and body.shots != 0
-        and in_range(distance, missile.max_range)
-    )
 
 
 def shot_reach(shooter: Any, target: Any) -> float | None:
