@@ -48,6 +48,9 @@ ATTACK_FORMS = (AttackForm.BASH, AttackForm.SLASH, AttackForm.THRUST)
 DEFENSE_FORMS = (DefenseForm.DODGE, DefenseForm.BLOCK, DefenseForm.PARRY)
 """Defense forms by index (0..2; the roll index is ``DODGE + index``)."""
 
+ATTACK_NAMES = tuple(form.value for form in ATTACK_FORMS)
+"""Attack form names by index (for the trace)."""
+
 BEST, RANDOM = -2, -1
 """Form tactics that are not a fixed form (a fixed form is its index)."""
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from sim.rules.prop3.character import ATTACK_FORMS, DODGE, RANDOM, Profile, pool_dice
 from sim.rules.prop3.exchange import ready_pool
 from sim.rules.prop3.forms import Effect, Modifiers, attack_allowed
+from sim.rules.prop3.pool import Pool
 from sim.rules.prop3.ranged import size_effect
 from sim.rules.prop3.tactics import (
     FormTable,
@@ -107,6 +108,44 @@ class FormValues:
         self.memo: dict[int, int | None] = {}
 
 
+def melee_pools(
+    a_f: Any, d_f: Any, m: Matchup, a: int, d: int | None, xw: int, xl: int
+) -> tuple[Pool, Pool | None]:
+    """Both pools of attack form ``a`` against defense form ``d`` (None: no defense roll).
+
+    The form table, the weapon and the armor (``m``), size with ``size_in_melee``, the
+    attacker's extra wiggle ``xw`` (effects on the defender, allies' hits) and the defender's
+    dice lost ``xl`` (effects on it). With no defense form only the weapon's rating and poor
+    armor count. Cached on the attacker's profile by everything they depend on.
+    """
+    pa = a_f.state.profile
+    key = (m, a_f.hp, d_f.hp, xw, xl, a, d)
+    found = pa.cache.get(key)
+    if found is not None:
+        return found
+    size = m.size
+    base = pool_dice(a_f, pa, a)
+    if d is None:
+        alone = m.unopposed(a)
+        lost = alone.dice_lost + size.attack_dice_lost
+        attack = ready_pool(a_f, a, max(0, base - lost), alone.wiggle + xw + size.attack_wiggle)
+        found = pa.cache[key] = (attack, None)
+        return found
+    form = m.form(a, d)
+    lost = form.attack_dice_lost + size.attack_dice_lost
+    attack = ready_pool(a_f, a, max(0, base - lost), form.attack_wiggle + xw + size.attack_wiggle)
+    roll = DODGE + d
+    lost = form.defense_dice_lost + xl + size.defense_dice_lost
+    defense = ready_pool(
+        d_f,
+        roll,
+        max(0, pool_dice(d_f, d_f.state.profile, roll) - lost),
+        form.defense_wiggle + size.defense_wiggle,
+    )
+    found = pa.cache[key] = (attack, defense)
+    return found
+
+
 def form_values(fight: Fight, a_f: Any, d_f: Any, m: Matchup, xw: int, xl: int) -> FormValues:
     """The :class:`FormValues` of an attack, cached on the attacker's profile.
 
@@ -114,44 +153,21 @@ def form_values(fight: Fight, a_f: Any, d_f: Any, m: Matchup, xw: int, xl: int) 
     ``xw`` and the defender's dice lost ``xl``.
     """
     pa = a_f.state.profile
-    pd = d_f.state.profile
     key = (m, a_f.hp, d_f.hp, xw, xl)
     found = pa.cache.get(key)
     if found is not None:
         return found
     rules = fight.rules
     keep, hit, crit = rules.keep, rules.hit_nicks, rules.crit_nicks
-    size = m.size
     values = [[0.0, 0.0, 0.0] for _ in range(3)]
     undefended = [0.0, 0.0, 0.0]
-    defense_dice = [pool_dice(d_f, pd, DODGE + d) for d in range(3)]
     for a in m.attacks:
-        base = pool_dice(a_f, pa, a)
-        alone = m.unopposed(a)
-        attack = ready_pool(
-            a_f,
-            a,
-            max(0, base - alone.dice_lost - size.attack_dice_lost),
-            alone.wiggle + xw + size.attack_wiggle,
-        )
+        attack, _ = melee_pools(a_f, d_f, m, a, None, xw, xl)
         undefended[a] = melee_value(attack, None, keep, hit, crit)
         for d in range(3):
-            if not m.allowed[a][d]:
-                continue
-            form = m.form(a, d)
-            attack = ready_pool(
-                a_f,
-                a,
-                max(0, base - form.attack_dice_lost - size.attack_dice_lost),
-                form.attack_wiggle + xw + size.attack_wiggle,
-            )
-            defense = ready_pool(
-                d_f,
-                DODGE + d,
-                max(0, defense_dice[d] - (form.defense_dice_lost + xl + size.defense_dice_lost)),
-                form.defense_wiggle + size.defense_wiggle,
-            )
-            values[a][d] = melee_value(attack, defense, keep, hit, crit)
+            if m.allowed[a][d]:
+                attack, defense = melee_pools(a_f, d_f, m, a, d, xw, xl)
+                values[a][d] = melee_value(attack, defense, keep, hit, crit)
     found = pa.cache[key] = FormValues(values, undefended)
     return found
 

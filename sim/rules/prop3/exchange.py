@@ -18,8 +18,7 @@ defense faces, exchange after exchange. What an outcome *does* is :mod:`~sim.rul
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, stat_now
 from sim.rules.prop3.pool import (
@@ -49,9 +48,8 @@ def ready_pool(fighter: Any, roll: int, dice: int, wiggle: int) -> Pool:
     return Pool(roll, dice, profile.sides[roll], wiggle, can_crit(stat), only_ones(stat))
 
 
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """One roll of both sides and its outcome.
+class Exchange(NamedTuple):
+    """One roll of both sides and its outcome (immutable; a named tuple, cheap to build).
 
     Attributes:
         name: what the attack is called in the trace (its form, or the missile weapon).
@@ -140,7 +138,7 @@ def roll_exchange(
             return exchange
         ties += 1
         if ties >= MAX_TIES:
-            return replace(exchange, outcome=Outcome.DEFENDED, ties=ties)
+            return exchange._replace(outcome=Outcome.DEFENDED, ties=ties)
 
 
 def roll_auto_hit(

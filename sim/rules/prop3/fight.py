@@ -223,8 +223,6 @@ class Fight:
 
     def attack_roll(self, fighter: Any, pool: Pool, faces: Sequence[int]) -> Wiggled:
         """The attacker's wiggled roll (combat points, then persistent points by the option)."""
-        sides, points = pool.sides, pool.wiggle
-        crit, ones = pool.crit_allowed, pool.only_ones
         rules = self.rules
         policy = rules.attack_policy
         keep = rules.keep
@@ -236,6 +234,8 @@ class Fight:
         available = sum(body.points[i] for i in pools)
         if not available:
             return wiggled
+        sides, points = pool.sides, pool.wiggle
+        crit, ones = pool.crit_allowed, pool.only_ones
         if rules.spending == "always":
             more = policy(
                 faces, sides, points + available, keep=keep, crit_allowed=crit, only_ones=ones

@@ -24,16 +24,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sim.rules.prop3.character import ATTACK_FORMS, DEFENSE_FORMS, DODGE, RANDOM, pool_dice
+from sim.rules.prop3.character import (
+    ATTACK_FORMS,
+    ATTACK_NAMES,
+    DEFENSE_FORMS,
+    RANDOM,
+)
 from sim.rules.prop3.declaring import (
     LazyValues,
     choose_attack,
     choose_defense,
     matchup,
+    melee_pools,
     pick,
 )
-from sim.rules.prop3.exchange import ready_pool, roll_auto_hit, roll_exchange
+from sim.rules.prop3.exchange import roll_auto_hit, roll_exchange
 from sim.rules.prop3.outcomes import settle
+from sim.rules.prop3.pool import Pool
 from sim.rules.prop3.tactics import auto_hit_value
 
 if TYPE_CHECKING:
@@ -91,35 +98,9 @@ def melee_attack(fight: Fight, attacker: Any, defender: Any, primary: bool = Fal
             defense=None if d is None else DEFENSE_FORMS[d].value,
             can_defend=can_defend,
         )
-    size = m.size
-    base = pool_dice(attacker, pa, a)
-    if d is None:
-        alone = m.unopposed(a)
-        attack = ready_pool(
-            attacker,
-            a,
-            max(0, base - alone.dice_lost - size.attack_dice_lost),
-            alone.wiggle + xw + size.attack_wiggle,
-        )
-        defense = None
-    else:
-        form = m.form(a, d)
-        attack = ready_pool(
-            attacker,
-            a,
-            max(0, base - form.attack_dice_lost - size.attack_dice_lost),
-            form.attack_wiggle + xw + size.attack_wiggle,
-        )
-        roll = DODGE + d
-        lost = form.defense_dice_lost + xl + size.defense_dice_lost
-        defense = ready_pool(
-            defender,
-            roll,
-            max(0, pool_dice(defender, pd, roll) - lost),
-            form.defense_wiggle + size.defense_wiggle,
-        )
+    attack, defense = melee_pools(attacker, defender, m, a, d, xw, xl)
     exchange = roll_exchange(
-        fight, attacker, defender, attack, defense, name=ATTACK_FORMS[a].value, primary=primary
+        fight, attacker, defender, attack, defense, name=ATTACK_NAMES[a], primary=primary
     )
     settle(fight, attacker, defender, exchange.outcome, d, missile=False)
     return exchange.defense_rolled
@@ -136,16 +117,9 @@ def auto_hit(fight: Fight, attacker: Any, defender: Any) -> None:
     xw = db.exposed
     if rules.cluster:
         xw += fight.cluster.ally_bonus(attacker, defender, rules.cluster_target)
-    size = m.size
 
-    def pool(form: int):  # the attack pool of one form: weapon rating and poor armor only
-        alone = m.unopposed(form)
-        return ready_pool(
-            attacker,
-            form,
-            max(0, pool_dice(attacker, pa, form) - alone.dice_lost - size.attack_dice_lost),
-            alone.wiggle + xw + size.attack_wiggle,
-        )
+    def pool(form: int) -> Pool:  # an automatic hit: the weapon's rating and poor armor only
+        return melee_pools(attacker, defender, m, form, None, xw, 0)[0]
 
     tactic = pa.attack
     if tactic >= 0 and tactic in m.attacks:
@@ -158,5 +132,5 @@ def auto_hit(fight: Fight, attacker: Any, defender: Any) -> None:
             value = auto_hit_value(pool(form), rules.keep, rules.hit_nicks, rules.crit_nicks)
             if best is None or value > best:
                 a, best = form, value
-    exchange = roll_auto_hit(fight, attacker, defender, pool(a), name=ATTACK_FORMS[a].value)
+    exchange = roll_auto_hit(fight, attacker, defender, pool(a), name=ATTACK_NAMES[a])
     settle(fight, attacker, defender, exchange.outcome, None, missile=False)

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from sim.dice import Dice
@@ -100,9 +100,8 @@ def only_ones(stat: int) -> bool:
     return stat <= 1
 
 
-@dataclass(frozen=True, slots=True)
-class Pool:
-    """One side's pool, ready to roll.
+class Pool(NamedTuple):
+    """One side's pool, ready to roll (immutable; a named tuple, cheap to build on every attack).
 
     Attributes:
         roll: the roll index (``character.BASH`` ... ``character.INITIATIVE``: which skill,
