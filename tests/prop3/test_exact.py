@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.rules.prop3 import exact
+from sim.rules.prop3 import roll_tables
 from sim.rules.prop3.exact import attack_odds, class_probabilities, result_distribution
 from sim.rules.prop3.pool import NOTHING, ONES, Kind, Outcome, Result
 
@@ -45,14 +45,14 @@ def test_vectorised_tables_match_the_wiggle_searches(n, sides, points, keep, cri
     # Larger pools than brute force allows, and the lowest_three prefix shortcut (n > points + 3):
     # the NumPy tables against the wiggle functions run on every sorted roll.
     levels = (points, points + 1)
-    vector = exact._table(n, sides, levels, keep, crit_allowed, False, "vector")
-    scalar = exact._table(n, sides, levels, keep, crit_allowed, False, "scalar")
+    vector = roll_tables.table(n, sides, levels, keep, crit_allowed, False, "vector")
+    scalar = roll_tables.table(n, sides, levels, keep, crit_allowed, False, "scalar")
     assert _same(_joint(vector), _joint(scalar))
 
 
 def test_prefix_probabilities_count_every_roll():
-    rows = exact._sorted_tuples(6, 3)
-    probs = exact._prefix_probabilities(rows, 5, 6)
+    rows = roll_tables.sorted_tuples(6, 3)
+    probs = roll_tables.prefix_probabilities(rows, 5, 6)
     assert math.isclose(probs.sum(), 1.0, abs_tol=1e-12)
     # The sorted 5d6 roll starts 1, 1, 1 in 1 - P(at most two 1s) of all rolls.
     first = np.flatnonzero((rows[0] == (1, 1, 1)).all(axis=1))[0]
@@ -120,9 +120,9 @@ def test_large_pools_are_exact_and_cached():
         assert math.isclose(sum(dist.values()), 1.0, abs_tol=1e-9)
         odds = attack_odds(12, 12, 6, 12, 12, 6, keep=keep)
         assert math.isclose(sum(odds.outcomes.values()), 1.0, abs_tol=1e-9)
-    info = exact._table.cache_info()
+    info = roll_tables.table.cache_info()
     result_distribution(12, 12, 6)
-    assert exact._table.cache_info().hits == info.hits + 1
+    assert roll_tables.table.cache_info().hits == info.hits + 1
 
 
 def test_tables_too_large_are_refused():

@@ -5,315 +5,29 @@ the best result a pool reaches with its wiggle points (the attacker's policy "be
 outcome of an attack against a defender using the policy "best" of RULINGS part C ("Wiggle
 points", "Resolving an attack"), with full ties re-rolled (that is, conditioned away). Fast
 enough to be called by a tactic at run time: tables are cached with ``functools.lru_cache``.
-
-Method: the rolls are enumerated as sorted multisets with multinomial weights, and the searches
-of ``wiggle`` are evaluated on all of them at once with NumPy. Under ``keep="lowest_three"`` only
-the lowest ``points + 3`` dice matter (any other die below the target would already cost more than
-the points), so the enumeration runs over sorted prefixes of that length, weighted by the number
-of rolls that start with them; a 12d12 pool with 6 points has 167,960 of them. ``best_set`` needs
-whole multisets (1,352,078 for 12d12). Pools of up to two dice and stats at 1 are enumerated
-directly. The tests check all of it against brute force over every ordered roll and every wiggle.
+The tables of what each roll reaches are :mod:`~sim.rules.prop3.roll_tables`; the tests check
+all of it against brute force over every ordered roll and every wiggle.
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations_with_replacement
 
 import numpy as np
 
 from sim.rules.prop3.pool import (
+    FACE_BASE,
     FAILED_DEFENSES,
-    MAX_FACE,
-    ONES,
+    KIND_BASE,
     Kind,
     Outcome,
     Result,
-    check_keep,
 )
-from sim.rules.prop3.wiggle import best_roll, lowest_pair
-
-_KIND = 1_000_000
-_FACE = 1_000
-_NONE = 999
-"""A face no search reaches ("not reachable"); the searches work in int16 (faces <= 99)."""
-_INT = np.int16
+from sim.rules.prop3.roll_tables import check_pool, reading_options, table
 
 _OUTCOMES = tuple(Outcome)
 _CODE = {outcome: code for code, outcome in enumerate(_OUTCOMES)}
-
-
-MAX_ROLLS = 4_000_000
-"""The most sorted rolls (or prefixes) one table may enumerate: about 0.5 GB at the peak."""
-
-
-def _check(dice: int, sides: int, points: int) -> None:
-    if dice < 0:
-        raise ValueError(f"a pool cannot have {dice} dice")
-    if not 2 <= sides <= MAX_FACE:
-        raise ValueError(f"dice must have 2..{MAX_FACE} sides, not {sides}")
-    if points < 0:
-        raise ValueError(f"wiggle points cannot be negative ({points})")
-
-
-def _sorted_tuples(sides: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """All sorted tuples of ``length`` faces in 1..sides, one per column-major row.
-
-    Returns:
-        ``(rows, below, run)``: the tuples; for each, the product of ``k!`` over the faces below
-        its last face (``k`` = how often the face appears), and how often the last face appears.
-    """
-    fact = np.array([math.factorial(k) for k in range(length + 1)], dtype=np.float64)
-    rows = np.arange(1, sides + 1, dtype=np.int16)[:, None]
-    below = np.ones(sides)
-    run = np.ones(sides, dtype=np.int64)
-    for _ in range(length - 1):
-        last = rows[:, -1]
-        blocks, belows, runs = [], [], []
-        for face in range(1, sides + 1):
-            chosen = last <= face
-            same = last[chosen] == face
-            blocks.append(np.hstack([rows[chosen], np.full((same.size, 1), face, np.int16)]))
-            belows.append(np.where(same, below[chosen], below[chosen] * fact[run[chosen]]))
-            runs.append(np.where(same, run[chosen] + 1, 1))
-        rows, below, run = np.vstack(blocks), np.concatenate(belows), np.concatenate(runs)
-    return np.asfortranarray(rows), below, run
-
-
-def _prefix_probabilities(
-    prefixes: tuple[np.ndarray, np.ndarray, np.ndarray], dice: int, sides: int
-) -> np.ndarray:
-    """The chance that a roll of ``dice`` dice, sorted, starts with each prefix.
-
-    A prefix whose last face is ``top`` (``k`` times) fixes every die below ``top``; the other
-    ``rest`` dice are at least ``top``, at least ``k`` of them exactly ``top``. The prefixes are
-    :func:`_sorted_tuples`; when they are whole rolls, this is the multinomial distribution.
-    """
-    rows, below, at_top = prefixes
-    length = rows.shape[1]
-    top = rows[:, -1].astype(np.int64)
-    rest = dice - (length - at_top)
-    ways = np.zeros((sides + 1, length + 1, dice + 1), dtype=np.float64)
-    for t in range(1, sides + 1):
-        for k in range(1, length + 1):
-            for r in range(k, dice + 1):
-                ways[t, k, r] = sum(
-                    math.comb(r, j) * (sides - t) ** (r - j) for j in range(k, r + 1)
-                )
-    fact = np.array([math.factorial(k) for k in range(dice + 1)], dtype=np.float64)
-    weight = fact[dice] / (below * fact[rest]) * ways[top, at_top, rest]
-    return weight / float(sides) ** dice
-
-
-def _ranks(kind: int, face: np.ndarray, third: np.ndarray | int = 0) -> np.ndarray:
-    """Vectorised :attr:`Result.rank` (``third`` 0 means no third die)."""
-    face = np.asarray(face, dtype=np.int64)
-    third_part = np.where(np.asarray(third) > 0, 100 - np.asarray(third, dtype=np.int64), 0)
-    return int(kind) * _KIND + (100 - face) * _FACE + third_part
-
-
-def _eval_lowest_three(
-    s: np.ndarray, sides: int, points: int, crit_allowed: bool
-) -> tuple[np.ndarray, np.ndarray]:
-    """Best result rank and lowest pair face per sorted prefix, under ``lowest_three``.
-
-    Mirrors ``wiggle._LowestThree`` row-wise; see there for the costs.
-    """
-    a, b, c = (np.ascontiguousarray(s[:, i], dtype=_INT) for i in range(3))
-    rest = s[:, 3:].astype(_INT)
-    below = np.zeros((sides + 2, len(s)), dtype=_INT)
-    if rest.shape[1]:
-        for x in range(1, sides + 2):
-            below[x] = np.maximum(x - rest, 0).sum(axis=1, dtype=_INT)
-    triple_ok = {}
-    triple = np.full(len(s), _NONE, dtype=_INT)
-    for t in range(sides, 0, -1):
-        ok = np.abs(a - t) + np.abs(b - t) + np.abs(c - t) + below[t] <= points
-        triple_ok[t] = ok
-        triple[ok] = t
-    pair = np.full(len(s), _NONE, dtype=_INT)
-    third = np.zeros(len(s), dtype=_INT)
-    for p in range(sides, 0, -1):
-        rem = points - np.abs(b - p) - np.abs(c - p) - below[p]
-        low_third = np.maximum(1, a - rem)
-        low_ok = (rem >= 0) & (low_third < p)
-        rem = points - np.abs(a - p) - np.abs(b - p)
-        up_ok = (rem >= 0) & (p + 1 <= c)
-        up_third = np.maximum(p + 1, c - rem)
-        if p + 1 <= sides:
-            next_ok = (rem >= 0) & (c < p + 1) & ((p + 1 - c) + below[p + 1] <= rem)
-        else:
-            next_ok = np.zeros(len(s), dtype=bool)
-        same_ok = np.zeros(len(s), dtype=bool) if crit_allowed else triple_ok[p]
-        chosen = np.select(
-            [low_ok, same_ok, up_ok, next_ok],
-            [low_third, np.full(len(s), p, _INT), up_third, p + 1],
-            0,
-        )
-        ok = low_ok | same_ok | up_ok | next_ok
-        pair[ok] = p
-        third[ok] = chosen[ok]
-    return _combine(triple if crit_allowed else None, pair, third)
-
-
-def _eval_best_set(s: np.ndarray, points: int, crit_allowed: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Best result rank and lowest pair face per sorted multiset, under ``best_set``.
-
-    Mirrors ``wiggle._BestSet`` row-wise.
-    """
-    rows, n = s.shape
-    v = s.astype(_INT, order="F")
-    w = points
-    triple = np.full(rows, _NONE, dtype=_INT)
-    if crit_allowed:
-        for j in range(n - 2):
-            a, b, c = v[:, j], v[:, j + 1], v[:, j + 2]
-            r = w - (c - a)
-            t = np.where(b - r >= a, b - r, -((w - a - b - c) // 3))
-            t = np.where(r >= 0, np.maximum(t, 1), _NONE)
-            np.minimum(triple, t, out=triple)
-    pair = np.full(rows, _NONE, dtype=_INT)
-    for j in range(n - 1):
-        a, b = v[:, j], v[:, j + 1]
-        p = np.where(b - a <= w, np.maximum(1, -((w - a - b) // 2)), _NONE)
-        np.minimum(pair, p, out=pair)
-    third = np.zeros(rows, dtype=_INT)
-    need = (pair < _NONE) & (triple == _NONE)
-    if need.any():
-        sub = v[need]
-        p = pair[need]
-        distance = np.abs(sub - p[:, None])
-        best = np.full(len(sub), _NONE, dtype=_INT)
-        for z in range(3):
-            without = distance.copy()
-            without[:, z] = _NONE
-            cost = np.partition(without, 1, axis=1)[:, :2].sum(axis=1)
-            rem = w - cost
-            candidate = np.where(rem >= 0, np.maximum(1, sub[:, z] - rem), _NONE)
-            np.minimum(best, candidate, out=best)
-        third[need] = best
-    return _combine(triple if crit_allowed else None, pair, third)
-
-
-def _combine(
-    triple: np.ndarray | None, pair: np.ndarray, third: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    has_pair = pair < _NONE
-    rank = np.where(has_pair, _ranks(Kind.PAIR, np.where(has_pair, pair, 1), third), 0)
-    if triple is not None:
-        has_triple = triple < _NONE
-        rank = np.where(has_triple, _ranks(Kind.TRIPLE, np.where(has_triple, triple, 1)), rank)
-    return rank, np.where(has_pair, pair, 0).astype(np.int64)
-
-
-def _multisets(dice: int, sides: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
-    """Every sorted roll of ``dice`` dice with its probability (for small pools)."""
-    rolls = list(combinations_with_replacement(range(1, sides + 1), dice))
-    total = float(sides) ** dice
-    probs = []
-    for roll in rolls:
-        ways = math.factorial(dice)
-        for count in Counter(roll).values():
-            ways //= math.factorial(count)
-        probs.append(ways / total)
-    return rolls, np.array(probs)
-
-
-def _eval_scalar(
-    rolls: list[tuple[int, ...]],
-    sides: int,
-    points: int,
-    keep: str,
-    crit_allowed: bool,
-    only_ones: bool,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Best result rank and lowest pair face per roll, with the ``wiggle`` functions."""
-    rank, pair = [], []
-    for roll in rolls:
-        best = best_roll(
-            roll, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
-        )
-        rank.append(best.result.rank)
-        low = lowest_pair(
-            roll, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
-        )
-        pair.append(0 if low is None else low.result.face)
-    return np.array(rank, dtype=np.int64), np.array(pair, dtype=np.int64)
-
-
-@lru_cache(maxsize=1024)
-def _table(
-    dice: int,
-    sides: int,
-    levels: tuple[int, ...],
-    keep: str,
-    crit_allowed: bool,
-    only_ones: bool,
-    method: str = "vector",
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The joint distribution, over rolls, of (best rank, lowest pair face) at each points level.
-
-    Returns:
-        ``(ranks, pairs, probs)``: ``ranks[i, u]`` and ``pairs[i, u]`` at ``levels[i]`` points
-        (lowest pair face 0 = none) for the ``u``-th distinct combination, of chance ``probs[u]``.
-    """
-    if dice == 0:
-        ranks = np.zeros((len(levels), 1), dtype=np.int64)
-        return _frozen(ranks, ranks.copy(), np.ones(1))
-    if dice == 1 or only_ones:
-        # Only the lowest die matters: chance that it is v is ((d-v+1)^n - (d-v)^n) / d^n.
-        low = np.arange(1, sides + 1)
-        probs = ((sides - low + 1.0) ** dice - (sides - low + 0.0) ** dice) / float(sides) ** dice
-        hit = np.array([low - 1 <= w for w in levels])
-        return _aggregate(np.where(hit, ONES.rank, 0), np.where(hit, 1, 0), probs)
-    if dice == 2 or method == "scalar":
-        rolls, probs = _multisets(dice, sides)
-        rows = [_eval_scalar(rolls, sides, w, keep, crit_allowed, only_ones) for w in levels]
-        return _aggregate(np.array([r for r, _ in rows]), np.array([p for _, p in rows]), probs)
-    length = dice if keep == "best_set" else min(dice, max(levels) + 3)
-    if math.comb(sides + length - 1, length) > MAX_ROLLS:
-        raise ValueError(
-            f"{dice}d{sides} with {max(levels)} wiggle points under {keep} needs more than "
-            f"{MAX_ROLLS:,} sorted rolls; use fewer dice, sides or points"
-        )
-    if keep == "lowest_three":
-        prefixes = _sorted_tuples(sides, length)
-        probs = _prefix_probabilities(prefixes, dice, sides)
-        rows = [_eval_lowest_three(prefixes[0], sides, w, crit_allowed) for w in levels]
-    else:
-        whole = _sorted_tuples(sides, length)
-        probs = _prefix_probabilities(whole, dice, sides)
-        rows = [_eval_best_set(whole[0], w, crit_allowed) for w in levels]
-    return _aggregate(np.array([r for r, _ in rows]), np.array([p for _, p in rows]), probs)
-
-
-def _aggregate(
-    ranks: np.ndarray, pairs: np.ndarray, probs: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    # A rank is below 2**22 and a face below 2**7: two levels pack into one int64 key.
-    assert len(ranks) <= 2, "at most two points levels per table"
-    key = np.zeros(ranks.shape[1], dtype=np.int64)
-    for rank, pair in zip(ranks, pairs, strict=True):
-        key = key * (1 << 29) + rank * 128 + pair
-    unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    total = np.bincount(inverse.ravel(), weights=probs, minlength=len(unique))
-    return _frozen(ranks[:, first], pairs[:, first], total)
-
-
-def _frozen(
-    ranks: np.ndarray, pairs: np.ndarray, probs: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    for array in (ranks, pairs, probs):
-        array.flags.writeable = False
-    return ranks, pairs, probs
-
-
-def _options(keep: str, crit_allowed: bool, only_ones: bool) -> tuple[str, bool, bool]:
-    check_keep(keep)
-    return keep, bool(crit_allowed), bool(only_ones)
 
 
 def result_distribution(
@@ -338,8 +52,8 @@ def result_distribution(
     Returns:
         Result -> probability, best result first; results of probability 0 are left out.
     """
-    _check(dice, sides, points)
-    ranks, _, probs = _table(dice, sides, (points,), *_options(keep, crit_allowed, only_ones))
+    check_pool(dice, sides, points)
+    ranks, _, probs = table(dice, sides, (points,), *reading_options(keep, crit_allowed, only_ones))
     unique, inverse = np.unique(ranks[0], return_inverse=True)
     totals = np.bincount(inverse.ravel(), weights=probs, minlength=len(unique))
     return {
@@ -386,10 +100,10 @@ def _outcome_codes(attack: np.ndarray, defense: np.ndarray, low_pair: np.ndarray
     a = attack[:, None]
     d = defense[None, :]
     low = low_pair[None, :]
-    a_kind = a // _KIND
-    a_face = 100 - (a % _KIND) // _FACE
+    a_kind = a // KIND_BASE
+    a_face = 100 - (a % KIND_BASE) // FACE_BASE
     better = np.where(
-        d // _KIND == int(Kind.TRIPLE), _CODE[Outcome.CRITICAL_DEFENSE], _CODE[Outcome.DEFENDED]
+        d // KIND_BASE == int(Kind.TRIPLE), _CODE[Outcome.CRITICAL_DEFENSE], _CODE[Outcome.DEFENDED]
     )
     on_pair = np.where(d == a, _CODE[Outcome.TIE], _CODE[Outcome.HIT])
     on_triple = np.where(
@@ -410,9 +124,9 @@ def _attack_odds(
 ) -> tuple[tuple[float, ...], float]:
     a_dice, a_sides, a_points, keep, a_crit, a_ones = attack
     d_dice, d_sides, d_points, d_crit, d_ones = defense
-    a_ranks, _, a_probs = _table(a_dice, a_sides, (a_points,), keep, a_crit, a_ones)
+    a_ranks, _, a_probs = table(a_dice, a_sides, (a_points,), keep, a_crit, a_ones)
     levels = (d_points, d_points + save) if save else (d_points,)
-    d_ranks, d_pairs, d_probs = _table(d_dice, d_sides, levels, keep, d_crit, d_ones)
+    d_ranks, d_pairs, d_probs = table(d_dice, d_sides, levels, keep, d_crit, d_ones)
     codes = _outcome_codes(a_ranks[0], d_ranks[0], d_pairs[0])
     if save:
         saved = _outcome_codes(a_ranks[0], d_ranks[1], d_pairs[1])
@@ -466,12 +180,12 @@ def attack_odds(
     Raises:
         ValueError: for impossible pools, or if every exchange would tie.
     """
-    _check(attack_dice, attack_sides, attack_points)
-    _check(defense_dice, defense_sides, defense_points)
+    check_pool(attack_dice, attack_sides, attack_points)
+    check_pool(defense_dice, defense_sides, defense_points)
     if defense_save_points < 0:
         raise ValueError(f"save points cannot be negative ({defense_save_points})")
-    keep, a_crit, a_ones = _options(keep, attack_crit_allowed, attack_only_ones)
-    _, d_crit, d_ones = _options(keep, defense_crit_allowed, defense_only_ones)
+    keep, a_crit, a_ones = reading_options(keep, attack_crit_allowed, attack_only_ones)
+    _, d_crit, d_ones = reading_options(keep, defense_crit_allowed, defense_only_ones)
     probs, tie = _attack_odds(
         (attack_dice, attack_sides, attack_points, keep, a_crit, a_ones),
         (defense_dice, defense_sides, defense_points, d_crit, d_ones),

@@ -129,8 +129,9 @@ class Kind(IntEnum):
     TRIPLE = 2
 
 
-_KIND_BASE = 1_000_000
-_FACE_BASE = 1_000
+KIND_BASE = 1_000_000
+"""A result's rank: ``kind * KIND_BASE + (100 - face) * FACE_BASE + third part``."""
+FACE_BASE = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,16 +180,16 @@ class Result:
         if self.kind == Kind.NOTHING:
             return 0
         third = 0 if self.third is None else 100 - self.third
-        return int(self.kind) * _KIND_BASE + (100 - self.face) * _FACE_BASE + third
+        return int(self.kind) * KIND_BASE + (100 - self.face) * FACE_BASE + third
 
     @classmethod
     def from_rank(cls, rank: int) -> Result:
         """The result whose :attr:`rank` is ``rank``."""
-        kind = Kind(rank // _KIND_BASE)
+        kind = Kind(rank // KIND_BASE)
         if kind == Kind.NOTHING:
             return NOTHING
-        face = 100 - (rank % _KIND_BASE) // _FACE_BASE
-        third = rank % _FACE_BASE
+        face = 100 - (rank % KIND_BASE) // FACE_BASE
+        third = rank % FACE_BASE
         return cls(kind, face, None if third == 0 else 100 - third)
 
     def __lt__(self, other: object) -> bool:
