@@ -81,20 +81,9 @@ MAY_IMPORT_ANALYSIS = ("sim/cli.py", "sim/commands/", "sim/__main__.py")
 # On main at db5b8aa: the scenario schema and the rule systems import each other (loader and
 # registry helpers), and Prop. Three's fight/melee/missiles (Prop. Three helper). The rule
 # systems no longer import the scenario layer (registry helper): the loader's own cycle is left.
-ALLOWED_CYCLES: set[frozenset[str]] = {
-    frozenset(
-        {
-            "sim/rules/prop3/fight.py",
-            "sim/rules/prop3/melee.py",
-            "sim/rules/prop3/missiles.py",
-        }
-    ),
-}
+ALLOWED_CYCLES: set[frozenset[str]] = set()
 ALLOWED_UPWARD: set[tuple[str, str]] = set()
-ALLOWED_LOCAL: set[tuple[str, str]] = {
-    ("sim/rules/prop3/fight.py", "sim/rules/prop3/melee.py"),
-    ("sim/rules/prop3/fight.py", "sim/rules/prop3/missiles.py"),
-}
+ALLOWED_LOCAL: set[tuple[str, str]] = set()
 
 
 @dataclass(frozen=True)
