@@ -9,7 +9,6 @@ from types import SimpleNamespace
 from sim import simulate
 from sim.dice import Dice
 from sim.engine import Combat
-from sim.rules import RESOLUTIONS
 from sim.rules.prop3.hybrid import PROP3_RESOLUTION, HybridBody
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
@@ -38,7 +37,7 @@ HIT = d8(1, 1, 3, 5) + d8(2, 4, 6, 8)
 
 
 def test_registered_and_the_hybrid_scenario_runs():
-    assert "prop3" in RESOLUTIONS
+    assert scenario_from_dict(hybrid()).options.resolution == "prop3"
     result = simulate(SCENARIOS / "p3-hybrid-duel.yaml", runs=100, seed=1)
     assert result.summary["runs"] == 100
     assert (result.outcomes["duration_s"] <= 60).all()
