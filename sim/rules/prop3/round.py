@@ -29,6 +29,7 @@ from sim.combatant import Fighter
 from sim.engine import SEGMENTS_PER_SECOND, Combat
 from sim.rules.prop3.character import AIM_ALWAYS, AIM_FIRST, P3Fighter
 from sim.rules.prop3.counters import counter_attack
+from sim.rules.prop3.damage import out
 from sim.rules.prop3.fight import Fight
 from sim.rules.prop3.initiative import initiative_roll, move_up, rank
 from sim.rules.prop3.melee import melee_attack
@@ -65,7 +66,7 @@ class RoundFight(Fight):
         combat = self.combat
         if self.tracing:
             combat.emit("damage", attacker, target, amount=wounds, hp=target.hp)
-        if target.hp <= 0 and target.out is None:
+        if out(target.hp) and target.out is None:
             target.out = "down"
             target.out_at = self.end_t
             if self.tracing:
