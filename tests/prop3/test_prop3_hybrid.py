@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from types import SimpleNamespace
+
+import pytest
 
 from sim import simulate
 from sim.dice import Dice

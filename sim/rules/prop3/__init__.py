@@ -12,6 +12,6 @@ The combat: ``models`` (scenario models and options), ``character`` (stats to po
 exchange of rolls), ``melee`` and ``missiles`` (one attack), ``outcomes``, ``fumbles``,
 ``criticals``, ``counters`` (counter-attacks), ``damage`` (the damage track), ``cluster`` (many
 opponents), ``tactics`` (form choice), ``initiative``, ``round`` (the round process), ``system``
-(``rules: prop3``), ``hybrid`` (the ``prop3`` resolution of the ACS clock) and ``narration``. Nothing is imported here, so loading
-the package stays cheap.
+(``rules: prop3``), ``hybrid`` (the ``prop3`` resolution of the ACS clock) and ``narration``.
+Nothing is imported here, so loading the package stays cheap.
 """
