@@ -123,8 +123,6 @@ class Prop3Resolution:
         self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter, can_defend: bool
     ) -> bool:
         """Resolve one attack; True when the target rolled a defense."""
-        if attacker.state is None:  # TEMPORARY: until the ACS clock on main calls begin
-            self.begin(clock)
         body: HybridBody = attacker.state
         fight = body.fight
         if fight.second != clock.second:

@@ -17,7 +17,7 @@ from sim.engine import Combat
 from sim.errors import Problem
 from sim.rules.base import ScenarioView as Scenario
 from sim.rules.prop3.character import P3Fighter, Profile
-from sim.rules.prop3.hybrid import Prop3Resolution
+from sim.rules.prop3.hybrid import PROP3_RESOLUTION, Prop3Resolution
 from sim.rules.prop3.models import Prop3Combatant, Prop3Options, Rules
 from sim.rules.prop3.narration import NARRATION, time_label
 from sim.rules.prop3.round import Rounds
@@ -110,7 +110,7 @@ class Prop3System:
     name = "prop3"
     title = "Combat Proposition Three"
     default_time_limit_s = 600.0
-    resolutions: Mapping[str, Prop3Resolution] = {"prop3": Prop3Resolution()}
+    resolutions: Mapping[str, Prop3Resolution] = {"prop3": PROP3_RESOLUTION}
 
     def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
         """Sentences for the events of its rounds."""
