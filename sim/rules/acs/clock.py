@@ -197,23 +197,11 @@ class AcsClock(Generic[StatsT, StateT]):
 
     def start(self) -> None:
         """Set up the resolution's state, then start the seconds and one process per combatant."""
-        self._begin()
+        self.resolution.begin(self)
         env = self.env
         env.process(self._seconds())
         for fighter in self.combat.fighters:
             fighter.proc = env.process(self._fighter(fighter))
-
-    def _begin(self) -> None:
-        # Until the Target 10 and Prop. Three resolutions declare ``begin`` (on their own
-        # branches), they set themselves up lazily on a state of None. Remove this fallback
-        # when they land: ``self.resolution.begin(self)`` is then all there is.
-        begin = getattr(self.resolution, "begin", None)
-        if begin is None:
-            lazy: Any = None
-            for fighter in self.combat.fighters:
-                fighter.state = lazy
-        else:
-            begin(self)
 
     # -- seconds ---------------------------------------------------------------------------------
 

@@ -179,11 +179,7 @@ class Target10Resolution:
             return defending
         attacker.hits += 1
         amount = damage_roll(dice, a.damage, a.str_mod, test.min_damage)
-        state: HybridState | None = target.state
-        if state is None:
-            # Until the ACS clock calls begin() itself (the registry branch adds the hook).
-            self.begin(clock)
-            state = target.state
+        state: HybridState = target.state
         _, how = take_damage(target.hp, amount, 0, "dead" if test.zero_dead else "unconscious")
         if state.luck > 0 and spend_on_hit(d.luck_policy, how is not None):
             state.luck -= 1
