@@ -22,8 +22,8 @@ from sim.progress import progress_bar
 from sim.runner import DEFAULT_CHUNK, ChunkResult, chunk_bounds, trace_combat
 from sim.scenario.loader import load_scenario
 from sim.scenario.schema import Scenario
-from sim.store import COMBATANTS, RunStore, Tally, write_scenario
-from sim.summary import summarize
+from sim.store import COMBATANTS, RunStore, write_scenario
+from sim.summary import Tally, summarize
 from sim.tables import combatants_frame, outcomes_frame, save_frame
 from sim.watch import RunSize, RunWatch
 

@@ -19,17 +19,15 @@ Each chunk file is written under a unique hidden name, flushed to disk, then ren
 (:mod:`sim.files`): a file with its final name is always whole, and readers skip the hidden
 ones. Each carries its run and combat range; resuming checks every file against them and the
 journal (:func:`sim.chunks.verify`), sets aside what does not belong, and plays only the
-chunks that are missing. The summary is built from counts kept per chunk (:class:`Tally`),
-never from all rows at once.
+chunks that are missing. The summary is built from counts kept per chunk
+(:class:`sim.summary.Tally`), never from all rows at once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import warnings
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,7 +56,6 @@ from sim.files import (
 )
 from sim.outdir import FolderLock, claim
 from sim.parallel import fingerprint
-from sim.summary import summary_from_counts
 from sim.tables import combatants_frame, outcomes_frame
 from sim.version import __version__
 from sim.watch import RunWarning
@@ -459,55 +456,3 @@ def write_scenario(directory: Path, scenario: Scenario) -> Path:
     """Keep the scenario as it was run next to its results (``scenario.yaml``, for reports)."""
     text = yaml.safe_dump(scenario.data, sort_keys=False, allow_unicode=True)
     return write_text(Path(directory) / SCENARIO, text)
-
-
-class Tally:
-    """The counts a run summary needs, kept chunk by chunk (flat memory).
-
-    :meth:`summary` gives the same mapping as :func:`sim.summary.summarize` over the whole
-    outcome table. Sums of real numbers are kept per chunk and added in combat order at the end,
-    so the summary does not depend on the order in which chunks finished.
-    """
-
-    def __init__(self, side_names: Sequence[str]) -> None:
-        self.side_names = tuple(side_names)
-        self.runs = 0
-        self.winners: Counter[str] = Counter()
-        self.ends: Counter[str] = Counter()
-        self.survivors = dict.fromkeys(self.side_names, 0)
-        self.hp_left = dict.fromkeys(self.side_names, 0)
-        self._durations: dict[int, float] = {}
-        #: The outcome columns it reads.
-        self.columns = ["winner", "end", "duration_s"] + [
-            f"{c}_{side}" for side in self.side_names for c in ("survivors", "hp_left")
-        ]
-
-    def add(self, start: int, frame: pd.DataFrame) -> None:
-        """Count one chunk's outcomes (``start``: its first combat)."""
-        self.runs += len(frame)
-        self.winners.update(frame["winner"].tolist())
-        self.ends.update(frame["end"].tolist())
-        for side in self.side_names:
-            self.survivors[side] += int(frame[f"survivors_{side}"].sum())
-            self.hp_left[side] += int(frame[f"hp_left_{side}"].sum())
-        self._durations[start] = math.fsum(frame["duration_s"].tolist())
-
-    def summary(self, scenario: str, seed: int) -> dict[str, Any]:
-        """The summary of the combats counted so far (the same shape as ``summarize``)."""
-        runs = self.runs
-
-        def mean(total: float) -> float:
-            return total / runs if runs else math.nan
-
-        duration = math.fsum(self._durations[k] for k in sorted(self._durations))
-        return summary_from_counts(
-            scenario,
-            seed,
-            runs,
-            self.side_names,
-            self.winners,
-            self.ends,
-            mean(duration),
-            {side: mean(total) for side, total in self.survivors.items()},
-            {side: mean(total) for side, total in self.hp_left.items()},
-        )

@@ -10,7 +10,9 @@ the analysis package reads it. SciPy is imported where the interval is computed:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from sim.records import DRAW
@@ -40,19 +42,95 @@ def summarize(
     seed: int,
     confidence: float = CONFIDENCE,
 ) -> dict[str, Any]:
-    """The summary of a run's outcome table (see :func:`summary_from_counts` for its keys)."""
-    return summary_from_counts(
-        scenario,
-        seed,
-        len(outcomes),
-        side_names,
-        {str(k): int(v) for k, v in outcomes["winner"].value_counts().items()},
-        {str(k): int(v) for k, v in outcomes["end"].value_counts().items()},
-        _mean(outcomes["duration_s"]),
-        {side: _mean(outcomes[f"survivors_{side}"]) for side in side_names},
-        {side: _mean(outcomes[f"hp_left_{side}"]) for side in side_names},
-        confidence,
-    )
+    """The summary of a run's outcome table (see :func:`summary_from_counts` for its keys).
+
+    Counted by a :class:`Tally`, as a run streamed chunk by chunk is: the same rows give the
+    same summary, to the last bit, whichever way they were counted.
+    """
+    tally = Tally(side_names)
+    tally.add(0, outcomes)
+    return tally.summary(scenario, seed, confidence)
+
+
+class Tally:
+    """The counts a run summary needs, kept chunk by chunk (flat memory).
+
+    Every sum is exact (integers, and :func:`exact_sum` for the real-valued fight lengths), and
+    each mean is rounded once, at the end. So the summary does not depend on how the rows were
+    cut into chunks or in which order the chunks finished: ``run --json`` prints the same bytes
+    with ``--out`` (streamed) as without (one table in memory).
+    """
+
+    def __init__(self, side_names: Sequence[str]) -> None:
+        self.side_names = tuple(side_names)
+        self.runs = 0
+        self.winners: Counter[str] = Counter()
+        self.ends: Counter[str] = Counter()
+        self.survivors: dict[str, Fraction] = dict.fromkeys(self.side_names, Fraction(0))
+        self.hp_left: dict[str, Fraction] = dict.fromkeys(self.side_names, Fraction(0))
+        self.duration_s = Fraction(0)
+        self._counted: set[int] = set()
+        #: The outcome columns it reads.
+        self.columns = ["winner", "end", "duration_s"] + [
+            f"{c}_{side}" for side in self.side_names for c in ("survivors", "hp_left")
+        ]
+
+    def add(self, start: int, frame: pd.DataFrame) -> None:
+        """Count one chunk's outcomes (``start``: its first combat).
+
+        Raises:
+            ValueError: the chunk starting at ``start`` was counted already.
+        """
+        if start in self._counted:
+            raise ValueError(f"the chunk starting at combat {start} was counted twice")
+        self._counted.add(start)
+        self.runs += len(frame)
+        self.winners.update(str(w) for w in frame["winner"].tolist())
+        self.ends.update(str(e) for e in frame["end"].tolist())
+        for side in self.side_names:
+            self.survivors[side] += exact_sum(frame[f"survivors_{side}"].tolist())
+            self.hp_left[side] += exact_sum(frame[f"hp_left_{side}"].tolist())
+        self.duration_s += exact_sum(frame["duration_s"].tolist())
+
+    def summary(self, scenario: str, seed: int, confidence: float = CONFIDENCE) -> dict[str, Any]:
+        """The summary of the combats counted so far (see :func:`summary_from_counts`)."""
+        runs = self.runs
+
+        def mean(total: Fraction) -> float:
+            # Fraction -> float rounds once, correctly: the mean of the exact sum.
+            return float(total / runs) if runs else math.nan
+
+        return summary_from_counts(
+            scenario,
+            seed,
+            runs,
+            self.side_names,
+            self.winners,
+            self.ends,
+            mean(self.duration_s),
+            {side: mean(total) for side, total in self.survivors.items()},
+            {side: mean(total) for side, total in self.hp_left.items()},
+            confidence,
+        )
+
+
+def exact_sum(values: Iterable[float]) -> Fraction:
+    """The exact sum of integers and floats, with no rounding at all.
+
+    A float is an integer times a power of two, so the sum is kept as one integer over the
+    largest power of two seen. Unlike a float sum, it does not depend on the order of the
+    values or on how they were split into parts.
+    """
+    numerator = 0
+    shift = 0  # the sum is numerator / 2**shift
+    for value in values:
+        top, bottom = value.as_integer_ratio()
+        power = bottom.bit_length() - 1
+        if power > shift:
+            numerator <<= power - shift
+            shift = power
+        numerator += top << (shift - power)
+    return Fraction(numerator, 1 << shift)
 
 
 def summary_from_counts(
@@ -70,7 +148,7 @@ def summary_from_counts(
     """The summary of a run as a JSON-ready mapping, from its counts and means.
 
     One place defines the shape that ``run --json`` prints, whether the counts come from a
-    table in memory (:func:`summarize`) or are kept chunk by chunk (:class:`sim.store.Tally`).
+    table in memory (:func:`summarize`) or are kept chunk by chunk (:class:`Tally`).
 
     Keys: ``scenario``, ``runs``, ``seed``, ``sides`` (per side ``wins``, ``win_rate``,
     ``ci95``, ``mean_survivors``, ``mean_hp_left``), ``draws``, ``draw_rate``, ``ends`` (combats
@@ -98,7 +176,3 @@ def summary_from_counts(
         "ends": {k: int(ends[k]) for k in sorted(ends)},
         "mean_duration_s": mean_duration_s,
     }
-
-
-def _mean(column: pd.Series) -> float:
-    return float(column.mean()) if len(column) else math.nan

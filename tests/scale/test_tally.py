@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from sim import simulate
 from sim.scenario.loader import scenario_from_dict
-from sim.store import Tally
-from sim.summary import summarize
+from sim.summary import Tally, summarize
 from tests.conftest import SCENARIOS, acs_scenario
 from tests.scale.support import assert_close
 
