@@ -184,22 +184,25 @@ class LogisticFit:
             return (self.eta(x) - goal) ** 2 - z2 * self.eta_se(x) ** 2
 
         reach = 4 * self.scale * 3
-        ends = []
+        limits: list[float] = []
         for direction in (-1, 1):
             grid = middle + direction * np.linspace(0, reach, 4001)
             out = np.flatnonzero(excess(grid) > 0)
             if not len(out):
-                ends.append(direction * math.inf)
+                limits.append(direction * math.inf)
                 continue
             i = int(out[0])
-            ends.append(
+            limits.append(
                 brentq(lambda x: float(excess(x)), grid[i - 1], grid[i]) if i else float(grid[0])
             )
-        return (min(ends), max(ends))
+        return (min(limits), max(limits))
 
 
 def fit_logistic(
-    values: Sequence[float], wins: np.ndarray, degree: int = 1, iterations: int = 100
+    values: Sequence[float] | np.ndarray,
+    wins: np.ndarray,
+    degree: int = 1,
+    iterations: int = 100,
 ) -> LogisticFit:
     """Fit ``P(win) = expit(polynomial(x))`` to a combats x values matrix of 0/1 outcomes.
 
@@ -517,10 +520,15 @@ def _search_range(
             f"{path} is {current!r}; a balance point needs a number (hit points, a bonus, a count)"
         )
     swept = _swept_values(scenario, path)
-    if low is None:
-        low = min(swept) if swept else current / 2
-    if high is None:
-        high = max(swept) if swept else current * 2
+    if low is None or high is None:
+        if swept:
+            around = (min(swept), max(swept))
+        elif current is not None:
+            around = (current / 2, current * 2)
+        else:
+            raise BalanceError(f"{path} has no value to search around; give --range LOW HIGH")
+        low = around[0] if low is None else low
+        high = around[1] if high is None else high
     if current is None:
         integer = all(isinstance(v, int) or float(v).is_integer() for v in (low, high))
     else:
@@ -648,6 +656,8 @@ def _play(
 def _nearest(result: BalanceResult, grid: pd.DataFrame, current: Any) -> list[dict[str, Any]]:
     """The fitted (and, where played, observed) win rate at the whole numbers around the point."""
     value = result.value
+    if value is None:
+        return []
     candidates = sorted({math.floor(value), math.ceil(value), *result.whole_numbers})
     rows = []
     for n in candidates:

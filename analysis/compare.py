@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.markup import escape
 from rich.table import Table
 from scipy.optimize import brentq
@@ -673,7 +673,7 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
         f"{comparison.scenario} — {comparison.runs} paired combats per arm, seed {comparison.seed}"
     )
     table = Table(title=escape(title), title_justify="left")
-    for name, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("variant", "left"),
         ("side", "left"),
         ("base → variant", "right"),
@@ -683,7 +683,8 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
         ("p exact", "right"),
         ("p Holm", "right"),
         ("", "left"),
-    ):
+    )
+    for name, justify in columns:
         table.add_column(name, justify=justify)
     for w in comparison.wins:
         low, high = w.ci95

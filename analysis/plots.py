@@ -118,7 +118,7 @@ def plot_fight_length(
     return figure
 
 
-def survival(durations: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def survival(durations: Sequence[float] | pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """``(t, S(t))``: the share of fights still running after each time ``t`` (a step curve).
 
     A draw at the time limit counts as still running at the limit (it never ended).
@@ -336,16 +336,17 @@ def plot_win_rate_heatmap(
     )
     figure, ax = _axes(7.0, 0.6 * len(grid.index) + 2.4)
     image = ax.imshow(grid.to_numpy(), origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto")
+    shares, halves = grid.to_numpy(dtype=float), half.to_numpy(dtype=float)
     for row in range(grid.shape[0]):
         for col in range(grid.shape[1]):
-            value = grid.iat[row, col]
+            value = shares[row, col]
             if np.isnan(value):
                 continue
             ink = "white" if abs(value - 0.5) > 0.3 else "black"
             ax.text(
                 col,
                 row,
-                f"{value:.0%}\n±{half.iat[row, col]:.0%}",
+                f"{value:.0%}\n±{halves[row, col]:.0%}",
                 ha="center",
                 va="center",
                 color=ink,

@@ -249,14 +249,14 @@ def _summary_tables(results: Results) -> str:
     header += [f"{side} win rate (95% CI)" for side in sides]
     header += ["draws", "mean length (s)"]
     rows = []
-    for _point, group in rates.groupby("point", sort=True):
+    for point, group in rates.groupby("point", sort=True):
         first = group.iloc[0]
-        row = [int(first["point"]), *(_value(first[label]) for label in labels)]
+        row: list[Any] = [point, *(_value(first[label]) for label in labels)]
         by_side = group.set_index("side")
         for side in sides:
             r = by_side.loc[side]
             row.append(f"{r['win_rate']:.1%} ({r['ci_low']:.1%} – {r['ci_high']:.1%})")
-        row.append(int(by_side.loc[DRAW, "wins"]))
+        row.append(by_side.loc[DRAW, "wins"])  # a count; the cell shows it as text
         row.append(f"{first['mean_duration_s']:.2f}")
         rows.append(row)
     return _table("summary", rows, header)
@@ -279,7 +279,8 @@ def _combatant_table(results: Results) -> str:
     if left is not None:
         header.append("how it left (share of combats)")
     rows = []
-    for (side, combatant), row in table.iterrows():
+    for row in table.reset_index().to_dict("records"):
+        side, combatant = row["side"], row["combatant"]
         cells = [combatant, side, *(f"{row[c]:.2f}" for c in means)]
         if left is not None:
             cells.append(left.loc[(side, combatant)])

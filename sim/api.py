@@ -70,10 +70,14 @@ class StoredRunResult(RunResult):
     def __init__(
         self, scenario: Scenario, seed: int, runs: int, summary: dict[str, Any], store: RunStore
     ) -> None:
+        # Not the dataclass's __init__: the tables are properties, read on first use.
+        self.scenario = scenario
+        self.seed = seed
+        self.runs = runs
+        self.summary = summary
         self.store = store
         self._outcomes: pd.DataFrame | None = None
         self._combatants: pd.DataFrame | None = None
-        super().__init__(scenario, seed, runs, None, summary, None)
 
     @property
     def outcomes(self) -> pd.DataFrame:
@@ -265,13 +269,12 @@ class _StreamedRun:
         self.variant = variant
         self.chunks: dict[int, ChunkResult] = {}
         self.store: RunStore | None = None
-        self.tally: Tally | None = None
+        self.tally = Tally(scenario.side_names)
         self.done: set[int] = set()
         if out is not None:
             self.store = RunStore.open(
                 out, scenario, seed, first, runs, chunk_size, detail, variant, resume, force
             )
-            self.tally = Tally(scenario.side_names)
             self.done = self.store.done()
             # The chunks already on disk count in the summary, read back one at a time.
             for start, frame in self.store.done_frames(self.tally.columns):

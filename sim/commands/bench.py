@@ -37,6 +37,8 @@ def load_driver(root: Path) -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, root / DRIVER)
+    if spec is None or spec.loader is None:
+        raise CommandError(f"cannot load the benchmark driver {root / DRIVER}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
