@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
@@ -444,8 +444,12 @@ def save_figure(
     written = []
     for fmt in formats:
         data = figure_bytes(figure, fmt)
+
+        def fill(handle: IO[bytes], data: bytes = data) -> None:
+            handle.write(data)
+
         # Whole or not at all, never through a link planted at the name (sim.files).
-        written.append(write_atomically(directory / f"{stem}.{fmt}", lambda h, d=data: h.write(d)))
+        written.append(write_atomically(directory / f"{stem}.{fmt}", fill))
     return written
 
 

@@ -139,7 +139,8 @@ def compare(
         )
         summary = result.to_dict()
         if out is not None:
-            save_frame(result.outcomes, out, "outcomes")
+            if result.outcomes is not None:
+                save_frame(result.outcomes, out, "outcomes")
             write_text(out / "comparison.json", json.dumps(summary, indent=2) + "\n")
     if as_json:
         click.echo(json.dumps(summary))
