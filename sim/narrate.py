@@ -6,7 +6,7 @@ the story told is exactly combat k of the run.
 
 from __future__ import annotations
 
-from sim.engine import SEGMENTS_PER_SECOND, TraceEvent
+from sim.engine import TraceEvent
 from sim.scenario.schema import Scenario
 
 
@@ -32,21 +32,14 @@ ENGINE_NARRATION = {
 }
 
 
-def time_label(t: float) -> str:
-    """``second 2, segment 7`` for simulation time ``t`` (in segments)."""
-    second, segment = divmod(int(t), SEGMENTS_PER_SECOND)
-    return f"second {second + 1}, segment {segment + 1}"
-
-
 def narrate(scenario: Scenario, trace: list[TraceEvent], combat: int, seed: int) -> str:
     """The whole story of a traced combat."""
     system = scenario.system
     sentences = {**ENGINE_NARRATION, **system.narration_for(scenario.options)}
-    label = getattr(system, "time_label", time_label)
     lines = [f"{scenario.name}: combat {combat} of seed {seed} ({system.title})"]
     current = None
     for event in trace:
-        heading = label(event.t)
+        heading = system.time_label(event.t)
         if heading != current and event.kind != "end":
             lines.append(f"-- {heading}")
             current = heading
