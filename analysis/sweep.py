@@ -129,7 +129,7 @@ def plan_sweep(
         parameters = [Parameter(p.column, p.path, tuple(p.points())) for p in model.parameters]
         section_runs = model.runs
     parameters = tuple(parameters)
-    base = base_data(scenario.data, list(parameters))
+    base = base_data(scenario.data, (p.path for p in parameters))
     points = []
     problems: list[Problem] = []
     grid = itertools.product(*(p.values for p in parameters))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Iterable
 from typing import Annotated, Any
 
 from pydantic import (
@@ -169,7 +170,7 @@ class SweepModel(BaseModel):
         ``data`` is the file's data, already valid apart from the sweep itself; ``build`` is the
         loader's ``build_scenario``, handed in so that this module does not import the loader.
         """
-        base = base_data(data, self.parameters)
+        base = base_data(data, (p.path for p in self.parameters))
         file = source.file
         found: list[Problem] = []
 
@@ -223,10 +224,15 @@ class SweepModel(BaseModel):
         return found
 
 
-def base_data(data: dict, parameters: list[SweepParameterModel]) -> dict:
-    """The scenario's data without its sweep, with an ``options:`` mapping if one is swept."""
+def base_data(data: dict, paths: Iterable[str]) -> dict:
+    """The scenario's data without its sweep, with an ``options:`` mapping if one is swept.
+
+    Args:
+        data: the scenario's data.
+        paths: the swept parameters' paths (``options.prepared_bonus``, ...).
+    """
     base = {k: v for k, v in data.items() if k != "sweep"}
-    if any(p.path.split(".")[0] == "options" for p in parameters) and not isinstance(
+    if any(path.split(".")[0] == "options" for path in paths) and not isinstance(
         base.get("options"), dict
     ):
         base["options"] = {}
