@@ -18,7 +18,7 @@ and no fighter state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sim.dice import Dice, DiceExpr
@@ -38,6 +38,8 @@ class CombatTest:
         situational_clamp: situational modifiers count at most this much, either way.
         min_damage: damage is never below this.
         zero_dead: a Kill that leaves exactly 0 hit points kills (``zero_hp: dead``).
+        zero_hp: the same, as :func:`~sim.rules.target10.actions.take_damage` reads it
+            (``dead`` or ``unconscious``), worked out once rather than on every hit.
     """
 
     need: int = 12
@@ -45,6 +47,10 @@ class CombatTest:
     situational_clamp: int = 3
     min_damage: int = 1
     zero_dead: bool = False
+    zero_hp: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "zero_hp", "dead" if self.zero_dead else "unconscious")
 
     @classmethod
     def of(cls, options: AttackOptions) -> CombatTest:

@@ -28,7 +28,7 @@ INITIATIVE_DIE = 6
 class StaticDuel:
     """Plays the rounds of a static duel (see the module's docstring)."""
 
-    __slots__ = ("a", "a_rolls", "b", "b_rolls", "state")
+    __slots__ = ("a", "a_rolls", "b", "b_rolls", "dice", "least", "state")
 
     def __init__(self, state: RoundState, a: T10Fighter, b: T10Fighter) -> None:
         self.state = state
@@ -37,6 +37,8 @@ class StaticDuel:
         # Nothing in a static duel changes FIGHT, DEFENSE or the situational modifiers, so each
         # side's combat test is the same every round: its rolls, by d20 face.
         test = state.rules.test
+        self.dice = state.dice
+        self.least = test.min_damage
         a_mod = attack_modifier(a.stats.fight, b.dv, a.stats.situational, test)
         b_mod = attack_modifier(b.stats.fight, a.dv, b.stats.situational, test)
         self.a_rolls = outcomes(a_mod, test.need)
@@ -86,13 +88,12 @@ class StaticDuel:
         """One attack of the duel, as :func:`~sim.rules.target10.attacks.attack` rolls it."""
         f.attacks += 1
         t.attacked = r
-        rs = self.state
-        test = rs.rules.test
-        if not rolls[rs.dice.roll(DIE)].success:  # roll_test, its table looked up once
+        dice = self.dice
+        if not rolls[dice.roll(DIE)].success:  # roll_test, its table looked up once
             return None
         f.hits += 1
         s = f.stats
-        amount = damage_roll(rs.dice, s.melee_damage, s.str_mod, test.min_damage)
+        amount = damage_roll(dice, s.melee_damage, s.str_mod, self.least)
         return Effect(s.fixed[1], f, t, amount)
 
 

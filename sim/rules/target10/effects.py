@@ -65,14 +65,10 @@ def land_one(rs: RoundState, effect: Effect, r: int) -> None:
     t = effect.on
     if t.out is not None:
         return
-    kind = effect.kind
-    f = effect.by
-    if t.luck > 0 and spend_on_hit(
-        t.stats.luck_policy, kind in DAMAGING and t.hp - effect.amount <= 0
-    ):
-        spend(rs, t, f)
-        return
-    if kind in DAMAGING:
+    damaging = effect.kind in DAMAGING
+    if t.luck > 0 and spend_on_hit(t.stats.luck_policy, damaging and t.hp - effect.amount <= 0):
+        spend(rs, t, effect.by)
+    elif damaging:
         hurt(rs, t, (effect,), r)
     else:
         apply(rs, effect, r)
@@ -128,21 +124,24 @@ def hurt(rs: RoundState, t: T10Fighter, hits: Sequence[Effect], r: int) -> None:
     """Damaging hits on ``t`` land together: Kill damage first, then Subdue damage."""
     hp = t.hp
     kill = 0
+    subdued = False
     for h in hits:
         if h.kind == KILL:
             kill += h.amount
             h.by.damage_dealt += h.amount
-    left = hp - kill
+        else:
+            subdued = True
     subdue = 0
-    for h in hits:
-        if h.kind == SUBDUE:
-            amount = h.amount
-            dealt = amount if amount < left else max(left, 0)
-            left -= dealt
-            subdue += amount
-            h.by.damage_dealt += dealt
-    zero_hp = "dead" if rs.rules.test.zero_dead else "unconscious"
-    after, how = take_damage(hp, kill, subdue, zero_hp)
+    if subdued:
+        left = hp - kill
+        for h in hits:
+            if h.kind == SUBDUE:
+                amount = h.amount
+                dealt = amount if amount < left else max(left, 0)
+                left -= dealt
+                subdue += amount
+                h.by.damage_dealt += dealt
+    after, how = take_damage(hp, kill, subdue, rs.rules.test.zero_hp)
     t.hp = after
     t.damage_taken += hp - after
     if rs.tracing:

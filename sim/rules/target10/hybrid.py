@@ -180,7 +180,7 @@ class Target10Resolution:
         attacker.hits += 1
         amount = damage_roll(dice, a.damage, a.str_mod, test.min_damage)
         state: HybridState = target.state
-        _, how = take_damage(target.hp, amount, 0, "dead" if test.zero_dead else "unconscious")
+        _, how = take_damage(target.hp, amount, 0, test.zero_hp)
         if state.luck > 0 and spend_on_hit(d.luck_policy, how is not None):
             state.luck -= 1
             if combat.trace is not None:
