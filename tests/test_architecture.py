@@ -22,8 +22,8 @@ from tests.conftest import ROOT
 # under ``if TYPE_CHECKING:`` are for types only and do not count. ``from package import name``
 # points at ``package.name`` when that is a module, else at the package.
 
-#: The layers, lowest first (the team's layer drawing, ``shared/layers.json``: engine <- rules <- scenario <- run <-
-#: analysis <- face). A module may import its own layer and the layers below it, never above.
+#: The layers, lowest first (the team's layer drawing, ``shared/layers.json``: engine <- rules <-
+#: scenario <- run <- analysis <- face). A module may import its own layer and those below it.
 LAYERS: dict[str, tuple[str, ...]] = {
     "Engine": (
         "sim/engine.py",
