@@ -444,6 +444,26 @@ class _Borrowed:
             self.executor.close()
 
 
+#: Memory a worker process may take (measured: about 55 MB each on the reference duels; the
+#: margin covers the largest bundled scenarios' records and Python's own growth).
+WORKER_MEMORY_BYTES = 200 * 2**20
+
+
+def available_memory() -> int | None:
+    """Bytes of memory free for new processes now, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def memory_cap(workers: int, free: int | None) -> int:
+    """How many of ``workers`` fit in ``free`` bytes (at least one: this process plays then)."""
+    if free is None:
+        return workers
+    return max(1, min(workers, free // WORKER_MEMORY_BYTES))
+
+
 def executor_for(
     workers: int | None, scheduler: str | None, chunks: int, scenario: Scenario | None = None
 ) -> _Borrowed:
@@ -468,6 +488,16 @@ def executor_for(
             stacklevel=2,
         )
     workers = available_cores() if workers is None else min(workers, max(chunks, 1))
+    free = available_memory()
+    if memory_cap(workers, free) < workers:
+        capped = memory_cap(workers, free)
+        warnings.warn(
+            f"{workers} workers would need about {workers * WORKER_MEMORY_BYTES // 2**20} MB and "
+            f"{(free or 0) // 2**20} MB is free: {capped} worker(s) are started",
+            RunWarning,
+            stacklevel=2,
+        )
+        workers = capped
     if workers == 1 or chunks <= 1:
         return _Borrowed(SerialExecutor(scenario), keep=False)
     return _Borrowed(_shared_pool(workers), keep=True)

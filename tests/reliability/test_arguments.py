@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from sim import simulate
+from sim import parallel, simulate
 from tests.reliability.support import DUEL, invoke, refused, run_args
 
 HP = "sides.red.combatants.0.hp"
@@ -33,6 +33,18 @@ def test_workers_are_capped_by_the_chunks_and_it_is_said(tmp_path):
     result = invoke(run_args(tmp_path / "run", "--workers", "64", runs=200))
     assert result.exit_code == 0, result.output
     assert "warning: 64 workers for 2 chunks: 2 workers are started" in result.output
+
+
+def test_workers_are_capped_by_the_free_memory_and_it_is_said(tmp_path, monkeypatch):
+    free = 3 * parallel.WORKER_MEMORY_BYTES + 1
+    monkeypatch.setattr(parallel, "available_memory", lambda: free)
+    result = invoke(run_args(tmp_path / "run", "--workers", "8", "--chunk-size", "25", runs=200))
+    assert result.exit_code == 0, result.output
+    assert "8 workers would need about 1600 MB and 600 MB is free: 3 worker(s) are started" in (
+        result.output
+    )
+    assert parallel.memory_cap(8, None) == 8  # a system that does not say caps nothing
+    assert parallel.memory_cap(8, 0) == 1  # never fewer than this process
 
 
 @pytest.fixture(scope="module")
