@@ -6,8 +6,10 @@ from fractions import Fraction
 
 from sim.rules.acs.percentile import (
     defended_chance,
+    defending_rolls,
     defends,
     defense_chance,
+    defense_chances,
     hit_chance,
     hits,
     hitting_faces,
@@ -27,6 +29,29 @@ def test_the_hit_table_the_attack_reads_is_hits_for_every_face():
     assert len(table) == 101 and table[0] is False  # index 0 is never rolled
     assert [face for face in range(1, 101) if table[face]] == list(range(35, 101))
     assert all(table[face] == hits(face + 25, 60) for face in range(1, 101))
+
+
+def test_the_defense_tables_the_attack_reads_are_the_rule_for_every_total_and_face():
+    table = defense_chances(40)  # totals 0..140: 40 up to 100, then one less a point, then 0
+    assert len(table) == 141
+    assert table[100] == 40 and table[115] == 25 and table[140] == 0
+    assert all(table[total] == defense_chance(40, total) for total in range(141))
+    flat = defense_chances(40, reduction=False)
+    assert all(flat[total] == 40 == defense_chance(40, total, False) for total in range(141))
+    held = defending_rolls(25)
+    assert len(held) == 101 and held[0] is False  # index 0 is never rolled
+    assert [face for face in range(1, 101) if held[face]] == list(range(1, 26))
+    assert all(held[face] == defends(face, 25) for face in range(1, 101))
+
+
+def test_an_attack_total_past_the_defense_table_still_lowers_the_chance_to_nothing():
+    # d100 + 200 against a defense of 30: every total (201..300) is past 100 + 30.
+    attacker = {"name": "A", "hp": 10_000, "to_hit": 1, "attack_bonus": 200, "damage": 1}
+    defender = {"name": "B", "hp": 10_000, "actions": 3, "defense": 30, "to_hit": 300}
+    scenario = scenario_from_dict(acs_scenario([attacker], [defender], time_limit=5))
+    _, trace = trace_combat(scenario, 3, 0)
+    defenses = [event for event in trace if event.kind == "defense"]
+    assert defenses and all(e.data["chance"] == 0 and not e.data["success"] for e in defenses)
 
 
 def test_hit_chance_over_the_d100():

@@ -18,8 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
 
-from sim.dice import Dice
-
 SEGMENTS = 10
 MAX_CONCENTRATION = 5
 DUPLICATES = ("slide", "reroll")
@@ -117,7 +115,7 @@ def place_actions(
 def roll_action_segments(
     die: ActionDie,
     actions: int,
-    dice: Dice,
+    roll: Callable[[int], int],
     duplicates: str = "slide",
     per_segment: int = 1,
 ) -> tuple[list[int], list[int], list[tuple[str, int, int]]]:
@@ -126,14 +124,15 @@ def roll_action_segments(
     Args:
         die: the combatant's action die (:func:`action_die`).
         actions: actions this second: one die each, rolled in order on ``dice``.
-        dice: the combat's stream; a duplicate's re-rolls come from it too, after all faces.
+        roll: rolls one face of a die with the given number of sides on the combat's stream
+            (``Dice.roll``, taken once by the caller); a duplicate's re-rolls come from it
+            too, after all faces.
         duplicates: ``"slide"`` or ``"reroll"`` (see :func:`place_actions`).
         per_segment: how many actions one segment may hold.
 
     Returns:
         The segments (sorted), the faces first rolled, and the log of duplicate moves.
     """
-    roll = dice.roll
     faces = list(map(roll, repeat(die.sides, actions)))
     if actions == 1 or len(set(faces)) == actions:
         # No two dice on one segment (most seconds): each die keeps the segment it shows, as

@@ -50,6 +50,24 @@ def hitting_faces(attack_bonus: int, to_hit: int) -> tuple[bool, ...]:
     return (False, *(hits(face + attack_bonus, to_hit) for face in range(1, D100 + 1)))
 
 
+def defense_chances(defense: int, reduction: bool = True) -> tuple[int, ...]:
+    """For each attack total from 0 up, the defender's chance: :func:`defense_chance` tabulated.
+
+    The table runs to the total that leaves no chance under ``reduction`` (100 + defense): an
+    attack reads its total here, and calls :func:`defense_chance` itself for a total beyond it.
+    """
+    last = D100 + max(defense, 0)
+    return tuple(defense_chance(defense, total, reduction) for total in range(last + 1))
+
+
+def defending_rolls(chance: int) -> tuple[bool, ...]:
+    """For each face of the d100 defense roll (index 1..100; 0 is never rolled), whether it holds.
+
+    :func:`defends` evaluated once per face, as :func:`hitting_faces` does for the attack roll.
+    """
+    return (False, *(defends(face, chance) for face in range(1, D100 + 1)))
+
+
 def hit_chance(attack_bonus: int, to_hit: int) -> Fraction:
     """Exact chance that an attack hits: the faces of :func:`hitting_faces` that hit."""
     return Fraction(sum(hitting_faces(attack_bonus, to_hit)), D100)
@@ -86,6 +104,11 @@ class PercentileStats:
     reduction: bool
     #: Whether each d100 face hits (:func:`hitting_faces`).
     hit_on: tuple[bool, ...]
+    #: Defending: the chance left by each attack total (:func:`defense_chances`).
+    chance_by_total: tuple[int, ...]
+    #: Defending: for each chance from 0 to ``defense``, whether each d100 face holds
+    #: (:func:`defending_rolls`).
+    held_on: tuple[tuple[bool, ...], ...]
 
 
 class Percentile:
@@ -97,7 +120,8 @@ class Percentile:
     combatant_model = PercentileCombatant
 
     def stats(self, model: PercentileCombatant, options: PercentileOptions) -> PercentileStats:
-        """Plain stats for the hot path."""
+        """Plain stats for the hot path, with the rule tables an attack looks its rolls up in."""
+        chances = defense_chances(model.defense, options.defense_reduction)
         return PercentileStats(
             to_hit=model.to_hit,
             attack_bonus=model.attack_bonus,
@@ -105,6 +129,8 @@ class Percentile:
             damage=DiceExpr.parse(model.damage),
             reduction=options.defense_reduction,
             hit_on=hitting_faces(model.attack_bonus, model.to_hit),
+            chance_by_total=chances,
+            held_on=tuple(defending_rolls(chance) for chance in range(max(model.defense, 0) + 1)),
         )
 
     def begin(self, clock: AcsClock[PercentileStats, None]) -> None:
@@ -132,9 +158,17 @@ class Percentile:
         if not hit:
             return False
         if can_defend:
-            chance = defense_chance(target.stats.defense, total, mine.reduction)
-            defense_roll = dice.roll(D100)
-            held = defends(defense_roll, chance)
+            theirs = target.stats
+            chances = theirs.chance_by_total
+            if 0 <= total < len(chances):
+                chance = chances[total]
+                defense_roll = dice.roll(D100)
+                held = theirs.held_on[chance][defense_roll]
+            else:
+                # A total the table does not reach (past 100 + defense).
+                chance = defense_chance(theirs.defense, total, mine.reduction)
+                defense_roll = dice.roll(D100)
+                held = defends(defense_roll, chance)
             if tracing:
                 combat.emit(
                     "defense", target, attacker, roll=defense_roll, chance=chance, success=held
