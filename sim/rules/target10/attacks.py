@@ -2,8 +2,9 @@
 
 Target 10 text, "Combat Tests": hand-held weapons compare FIGHT with DEFENSE, thrown and missile
 weapons SHOOT with DEFENSE (the test itself is :func:`~sim.rules.target10.combat_test.
-attack_modifier` and :func:`~sim.rules.target10.tests.roll_test`, the one copy the duel lane and
-the ACS hybrid use too). "Movements": a charger adds
+attack_modifier` and :func:`~sim.rules.target10.tests.outcomes`, looked up through
+:func:`~sim.rules.target10.combat_test.attack_rolls`: the one copy the duel lane and the ACS
+hybrid use too). "Movements": a charger adds
 double its STR bonus to FIGHT; an attack on a fleer "is automatically successful"
 (``flee_auto_hit``); a withdrawer "may still attack if their opponent is advancing"
 (``withdraw_attacks``); a maneuvering hit scores no damage but pushes. "Actions": Disarm uses the
@@ -17,7 +18,7 @@ step, and a Maneuver's edge gives ``maneuver_bonus`` against that opponent next 
 from __future__ import annotations
 
 from sim.rules.target10.actions import ACTION_WORDS, DAMAGING, DISARM, GRAPPLE
-from sim.rules.target10.combat_test import attack_modifier, damage_roll
+from sim.rules.target10.combat_test import attack_rolls, damage_roll
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds
 from sim.rules.target10.effects import BREAK, PUSH, Effect
@@ -25,7 +26,7 @@ from sim.rules.target10.movements import MANEUVER, WITHDRAW
 from sim.rules.target10.moving import Origins
 from sim.rules.target10.parley import break_parley
 from sim.rules.target10.state import RoundState
-from sim.rules.target10.tests import roll_test
+from sim.rules.target10.tests import DIE
 
 
 def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Effect | None:
@@ -86,8 +87,9 @@ def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Eff
     if t.held_until >= r and rules.neg_any:
         break_parley(rs, t.side, r)
     test = rules.test
-    modifier = attack_modifier(value, t.dv, situational, test)
-    roll = roll_test(rs.dice, modifier, test.need, t.fleeing and rules.flee_auto_hit)
+    # The roll of roll_test, on the test's table by face (index 0: automatic, no die rolled).
+    rolls = attack_rolls(value, t.dv, situational, test)
+    roll = rolls[0] if t.fleeing and rules.flee_auto_hit else rolls[rs.dice.roll(DIE)]
     if tracing:
         rs.combat.emit(
             "attack",

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sim.dice import Dice, DiceExpr
+from sim.rules.target10.tests import D20Roll, outcomes
 from sim.rules.target10.values import clamp
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ class CombatTest:
         zero_dead: a Kill that leaves exactly 0 hit points kills (``zero_hp: dead``).
         zero_hp: the same, as :func:`~sim.rules.target10.actions.take_damage` reads it
             (``dead`` or ``unconscious``), worked out once rather than on every hit.
+        tables: :func:`attack_rolls`' memo, by (value - defense, situational); not a rule.
     """
 
     need: int = 12
@@ -48,6 +50,9 @@ class CombatTest:
     min_damage: int = 1
     zero_dead: bool = False
     zero_hp: str = field(init=False, repr=False, compare=False)
+    tables: dict[tuple[int, int], tuple[D20Roll, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "zero_hp", "dead" if self.zero_dead else "unconscious")
@@ -82,7 +87,30 @@ def attack_modifier(value: int, defense: int, situational: int, test: CombatTest
     return modifier
 
 
+def attack_rolls(
+    value: int, defense: int, situational: int, test: CombatTest
+) -> tuple[D20Roll, ...]:
+    """Every roll of a combat test by d20 face, index 0 the automatic success.
+
+    They are :func:`~sim.rules.target10.tests.outcomes` of :func:`attack_modifier`; the round's
+    attack roll reads its outcome there, as :func:`~sim.rules.target10.tests.roll_test` does. The
+    table depends only on the values' difference and the situational modifiers, so it is worked
+    out once per test and pair and then looked up: one call on the hot path instead of the
+    modifier's and the clamp's.
+    """
+    key = (value - defense, situational)
+    rolls = test.tables.get(key)
+    if rolls is None:
+        rolls = outcomes(attack_modifier(value, defense, situational, test), test.need)
+        test.tables[key] = rolls
+    return rolls
+
+
 def damage_roll(dice: Dice, damage: DiceExpr, ability_mod: int, minimum: int) -> int:
     """A hit's damage: the weapon's roll (1d6) plus the ability modifier, at least ``minimum``."""
-    amount = damage.roll(dice) + ability_mod
+    if damage.count == 1:
+        # One die (1d6, nearly every weapon): rolled here, saving DiceExpr.roll's call per hit.
+        amount = dice.roll(damage.sides) + damage.modifier + ability_mod
+    else:
+        amount = damage.roll(dice) + ability_mod
     return amount if amount > minimum else minimum

@@ -4,8 +4,8 @@ Two combatants who hold their ground and Kill (or Subdue) each other in reach ca
 that: nobody moves, no action leaves a condition, and the first one out ends the fight. Their
 rounds (Target 10 text, "Combat Tests": initiative 1d6 + DEX bonus, highest first, ties
 simultaneous) are then just initiative, attack tests and damage. This lane plays them with the
-round's own functions (:func:`~sim.rules.target10.combat_test.attack_modifier`,
-:func:`~sim.rules.target10.tests.outcomes`, :func:`~sim.rules.target10.combat_test.damage_roll`,
+round's own functions (:func:`~sim.rules.target10.combat_test.attack_rolls`,
+:func:`~sim.rules.target10.combat_test.damage_roll`,
 :mod:`~sim.rules.target10.effects`), drawing
 the same dice in the same order, and skips only the bookkeeping a static duel cannot need. It is
 used only without tracing; ``tests/target10/test_t10_round.py`` checks that it gives exactly the
@@ -15,12 +15,12 @@ general path's results.
 from __future__ import annotations
 
 from sim.rules.target10.actions import KILL, SUBDUE
-from sim.rules.target10.combat_test import attack_modifier, damage_roll
+from sim.rules.target10.combat_test import attack_rolls, damage_roll
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.effects import Effect, land, land_one
 from sim.rules.target10.movements import HOLD
 from sim.rules.target10.state import ROUND_S, RoundState
-from sim.rules.target10.tests import DIE, D20Roll, outcomes
+from sim.rules.target10.tests import DIE, D20Roll
 
 INITIATIVE_DIE = 6
 
@@ -39,10 +39,8 @@ class StaticDuel:
         test = state.rules.test
         self.dice = state.dice
         self.least = test.min_damage
-        a_mod = attack_modifier(a.stats.fight, b.dv, a.stats.situational, test)
-        b_mod = attack_modifier(b.stats.fight, a.dv, b.stats.situational, test)
-        self.a_rolls = outcomes(a_mod, test.need)
-        self.b_rolls = outcomes(b_mod, test.need)
+        self.a_rolls = attack_rolls(a.stats.fight, b.dv, a.stats.situational, test)
+        self.b_rolls = attack_rolls(b.stats.fight, a.dv, b.stats.situational, test)
 
     def play(self, r: int) -> None:
         """Play round ``r`` of the duel."""
