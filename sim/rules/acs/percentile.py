@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING
 
 from sim.dice import DiceExpr
@@ -41,6 +42,7 @@ def defends(roll: int, chance: int) -> bool:
     return roll <= chance
 
 
+@cache
 def hitting_faces(attack_bonus: int, to_hit: int) -> tuple[bool, ...]:
     """For each face of the d100 (index 1..100; 0 is never rolled), whether it hits.
 
@@ -50,6 +52,7 @@ def hitting_faces(attack_bonus: int, to_hit: int) -> tuple[bool, ...]:
     return (False, *(hits(face + attack_bonus, to_hit) for face in range(1, D100 + 1)))
 
 
+@cache
 def defense_chances(defense: int, reduction: bool = True) -> tuple[int, ...]:
     """For each attack total from 0 up, the defender's chance: :func:`defense_chance` tabulated.
 
@@ -60,10 +63,13 @@ def defense_chances(defense: int, reduction: bool = True) -> tuple[int, ...]:
     return tuple(defense_chance(defense, total, reduction) for total in range(last + 1))
 
 
+@cache
 def defending_rolls(chance: int) -> tuple[bool, ...]:
     """For each face of the d100 defense roll (index 1..100; 0 is never rolled), whether it holds.
 
     :func:`defends` evaluated once per face, as :func:`hitting_faces` does for the attack roll.
+    The tables are pure and small: each is built once per process (``functools.cache``), not
+    once per chunk for every fighter (a few thousand calls of :func:`defends` each time).
     """
     return (False, *(defends(face, chance) for face in range(1, D100 + 1)))
 

@@ -23,9 +23,8 @@ round comes only from initiative, never from SimPy's event order.
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any, cast
+from typing import Any
 
-from sim.combatant import Fighter
 from sim.engine import SEGMENTS_PER_SECOND, Combat
 from sim.rules.prop3.character import AIM_ALWAYS, AIM_FIRST, P3Fighter
 from sim.rules.prop3.counters import counter_attack
@@ -207,16 +206,18 @@ class Rounds:
         profile = me.state.profile
         if target is not None and target.out is None and not profile.each_action:
             return target
-        combat = self.combat
-        chosen = pick_target(
+        # pick_target is typed for plain fighters; ours go in, and the one chosen is one of ours
+        # (annotations, not typing.cast: cast is a function call on every new target).
+        combat: Combat[Any] = self.combat
+        chosen: Any = pick_target(
             me,
-            cast("list[Fighter]", combat.enemies(me)),
-            cast("list[Fighter]", combat.allies(me)),
+            combat.enemies(me),
+            combat.allies(me),
             combat.dice,
             profile.choose,
             profile.each_action,
         )
-        return cast("P3Fighter | None", chosen)  # one of the combat's fighters, all P3Fighters
+        return chosen
 
     def act(self, me: P3Fighter, target: P3Fighter) -> None:
         """Attack, shoot, aim, move or hold."""
