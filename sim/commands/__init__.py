@@ -57,6 +57,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "sim.commands.analysis",
         "Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options.",
     ),
+    "tournament": CommandEntry(
+        "sim.commands.tournament",
+        "Play every strategy of one side against every strategy of the other, on the same seeds.",
+    ),
     "bench": CommandEntry(
         "sim.commands.bench",
         "Measure combats per second, SimPy events, speed-up and memory against the targets.",

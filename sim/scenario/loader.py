@@ -23,6 +23,7 @@ from sim.scenario.limits import value_problems
 from sim.scenario.overrides import apply_overrides
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import MAX_COMBATANTS, CombatantSpec, Scenario, ScenarioModel
+from sim.scenario.strategies import check_strategies
 from sim.scenario.variant_section import check_variants
 from sim.scenario.yamlsource import Source, load_source, parse_source
 
@@ -189,6 +190,7 @@ class _Checker:
         )
         found = top.sweep.problems(self.source, data, build_scenario) if top.sweep else []
         found += check_variants(self.source, data, scenario, build_scenario)
+        found += check_strategies(self.source, data, scenario, build_scenario)
         found += system.check(scenario)
         for problem in found:
             self.add_problem(problem)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sim.rules import RULE_SYSTEMS
 from sim.scenario.names import NAME_PATTERN
+from sim.scenario.strategies import StrategiesSection
 from sim.scenario.sweep import SweepModel
 from sim.scenario.variant_section import VariantModel
 
@@ -56,6 +57,9 @@ class ScenarioModel(BaseModel):
         default_factory=list, description="Named rule tweaks (see docs/regression.md)."
     )
     sweep: SweepModel | None = Field(None, description="Parameters to sweep (combatsim sweep).")
+    strategies: StrategiesSection | None = Field(
+        None, description="Each side's named strategies (combatsim tournament)."
+    )
 
     @field_validator("rules")
     @classmethod

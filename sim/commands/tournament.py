@@ -1,0 +1,221 @@
+"""``combatsim tournament``: is one strategy degenerate, or must a player mix?
+
+A thin click layer over :mod:`analysis.tournament` (playing every pairing of strategies on the
+same seeds) and :mod:`analysis.game` (dominance and the zero-sum game); see the
+"Tournaments" section of ``docs/analysis.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from analysis.compare import p_text
+from analysis.game import RESAMPLES
+from analysis.tournament import (
+    PAYOFF_TEXT,
+    PAYOFFS,
+    Tournament,
+    plan_tournament,
+    run_tournament,
+)
+from sim.api import RunInterrupted
+from sim.cli import (
+    EXIT_INTERRUPTED,
+    Number,
+    batch_echo,
+    engine_options,
+    force_option,
+    handles_bad_input,
+    precision_options,
+    scenario_argument,
+    seed_option,
+)
+from sim.outdir import own_folder
+from sim.progress import wanted
+from sim.scenario.strategies import Strategy
+
+
+@click.command()
+@scenario_argument
+@click.option(
+    "--runs",
+    type=click.IntRange(1, 10**9),
+    default=None,
+    help="Combats per pairing (default: the scenario's runs).",
+)
+@seed_option
+@precision_options
+@click.option(
+    "--payoff",
+    type=click.Choice(sorted(PAYOFFS)),
+    default="score",
+    show_default=True,
+    help="What a combat is worth to the row side: score (win 1, draw 1/2) or wins (draw 0).",
+)
+@click.option(
+    "--alpha",
+    type=Number(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="Family-wise error rate of the dominance tests (Holm over the matrix).",
+)
+@click.option(
+    "--resamples",
+    type=click.IntRange(50, 100_000),
+    default=RESAMPLES,
+    show_default=True,
+    help="Bootstrap resamples of the combats for the value's interval.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory for the results; an existing one of the same tournament is continued "
+    "(default: SCENARIO's file name + '-tournament', here).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@force_option
+@engine_options
+@handles_bad_input
+def tournament(
+    scenario: Path,
+    runs: int | None,
+    seed: int | None,
+    precision: float | None,
+    max_runs: int,
+    batch: int,
+    payoff: str,
+    alpha: float,
+    resamples: int,
+    out: Path | None,
+    as_json: bool,
+    force: bool,
+    workers: int | None,
+    scheduler: str | None,
+    chunk_size: int,
+    quiet: bool,
+) -> None:
+    """Play every strategy of one side against every strategy of the other, on the same seeds.
+
+    SCENARIO's strategies: section names each side's alternatives. Prints the payoff matrix
+    (the first side's win rate, draws counted half, with 95% intervals), the dominated
+    strategies (paired tests, Holm-corrected, iterated elimination), each side's optimal mix
+    and the value of the zero-sum game with a bootstrap interval, and a one-line verdict.
+    Every pairing is streamed into OUT/cells as it is played: run the same command again to
+    continue an interrupted tournament. Writes matrix.parquet/.csv, summary.json and
+    plots/payoff.png into OUT; `combatsim report OUT` makes an HTML report of it.
+    """
+    if precision is not None and runs is not None:
+        raise click.UsageError("give --runs or --precision, not both")
+    plan = plan_tournament(scenario)
+    out = out if out is not None else Path(f"{scenario.stem}-tournament")
+    show = wanted(not quiet and not as_json)
+    with own_folder(out, force):  # refused before playing when OUT cannot be written
+        try:
+            result = run_tournament(
+                plan,
+                runs,
+                seed,
+                precision=precision,
+                max_runs=max_runs,
+                batch=batch,
+                payoff=payoff,
+                alpha=alpha,
+                resamples=resamples,
+                out=out,
+                progress=not quiet,
+                on_cell=_cell_line if show else None,
+                on_batch=batch_echo(as_json),
+                workers=workers,
+                scheduler=scheduler,
+                chunk_size=chunk_size,
+            )
+        except RunInterrupted:
+            click.echo(
+                f"interrupted: the pairings played so far are in {out}/cells; run the same "
+                "command again to continue",
+                err=True,
+            )
+            sys.exit(EXIT_INTERRUPTED)
+        written = result.save(out, plan.scenario)
+    if as_json:
+        click.echo(json.dumps({**result.to_dict(), "out": str(out)}))
+        return
+    render_tournament(result)
+    click.echo(f"saved {len(written)} files to {out}/ (the pairings' combats in {out}/cells)")
+
+
+def _cell_line(number: int, total: int, row: Strategy, column: Strategy) -> None:
+    click.echo(
+        f"  pairing {number}/{total}: {row.side}/{row.name} vs {column.side}/{column.name}",
+        err=True,
+    )
+
+
+def render_tournament(result: Tournament, console: Console | None = None) -> None:
+    """Print the payoff matrix, the dominated strategies, the mixes and the verdict."""
+    console = console or _console()
+    red, blue = result.sides
+    gone_rows, gone_columns = set(result.dominated("rows")), set(result.dominated("columns"))
+    title = (
+        f"{result.scenario} — {red} (rows) against {blue} (columns), {result.runs} combats per "
+        f"pairing, seed {result.seed} (the same combats in every pairing)"
+    )
+    table = Table(title=escape(title), title_justify="left")
+    table.add_column(f"{red} \\ {blue}", justify="left")
+    for column in result.columns:
+        mark = " ✗" if column in gone_columns else ""
+        table.add_column(escape(column + mark), justify="right")
+    table.add_column(f"{red} mix", justify="right")
+    mix_rows, mix_columns = result.mix("rows"), result.mix("columns")
+    for i, row in enumerate(result.rows):
+        cells = [
+            f"{result.payoff[i, j]:.1%} ({result.ci95[i, j, 0]:.1%}–{result.ci95[i, j, 1]:.1%})"
+            for j in range(len(result.columns))
+        ]
+        mark = " ✗" if row in gone_rows else ""
+        table.add_row(escape(row + mark), *cells, f"{mix_rows[row]:.0%}")
+    table.add_row(f"{blue} mix", *(f"{mix_columns[c]:.0%}" for c in result.columns), "")
+    console.print(table)
+    lines = [
+        f"Payoff: {red}'s {PAYOFF_TEXT[result.payoff_kind]}; (low–high) is its 95% interval "
+        "(Wilson). Every pairing played the same combats: combat k uses the dice stream of "
+        f"seed {result.seed}, combat k.",
+        f"✗ dominated: no better against any remaining opponent strategy and significantly worse "
+        f"against one (paired sign test, Holm over the {result.tests.tests} tests of the matrix, "
+        f"α = {result.alpha:g}), removed round by round.",
+    ]
+    for e in result.to_dict()["eliminated"]:
+        lines.append(
+            f"  round {e['round']}: {e['side']}/{e['strategy']} is dominated by "
+            f"{e['side']}/{e['by']} (significantly worse against "
+            f"{e['significantly_worse_against']}, p Holm {p_text(e['p_holm'])})"
+        )
+    low, high = result.spread.value
+    lines.append(
+        f"Zero-sum game (linear programming): value {result.solution.value:.1%} for {red} "
+        f"(95% CI {low:.1%}–{high:.1%}, bootstrap of {result.spread.resamples} resamples of "
+        "the combats)."
+    )
+    for line in lines:
+        console.print(line, highlight=False, markup=False)
+    if result.precision is not None:
+        precise = result.precision
+        console.print(
+            f"--precision {precise.precision:g}: {precise.describe()}",
+            highlight=False,
+            markup=False,
+        )
+    console.print(f"Verdict: {result.verdict()}", highlight=False, markup=False)
+
+
+def _console() -> Console:
+    console = Console()
+    return console if console.is_terminal else Console(width=max(console.width, 140))
