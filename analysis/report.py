@@ -24,6 +24,7 @@ import yaml
 from analysis.plots import Plot, figure_bytes, standard_plots, sweep_labels
 from analysis.results import Results, read_results
 from analysis.sweep import win_rates
+from analysis.tournament_report import is_tournament, write_tournament_report
 from sim.files import write_text
 from sim.outdir import FolderLock
 from sim.records import DRAW
@@ -82,6 +83,8 @@ def write_report(
     Raises:
         WriteError: the report cannot be written (the message names it and the cause).
     """
+    if not isinstance(results, Results) and is_tournament(results):  # its own report
+        return write_tournament_report(results, out)
     results = results if isinstance(results, Results) else read_results(results)
     out = Path(out) if out is not None else results.directory / "report.html"
     text = build_report(results, scenario)
