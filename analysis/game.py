@@ -281,11 +281,11 @@ def _dominated(
     """The strategies in ``mine`` dominated by another in ``mine``; ``gains``: higher is better."""
     found = []
     for i in mine:
+        # Every strategy that dominates i, with its most evident difference; the most evident
+        # of all names the dominator (ties: the first in the file).
+        evidence = []
         for k in mine:
-            if k == i:
-                continue
-            worse = gains[i, theirs] <= gains[k, theirs]
-            if not worse.all():
+            if k == i or not (gains[i, theirs] <= gains[k, theirs]).all():
                 continue
             strictly = [
                 (float(p[i, k, j]), j)
@@ -294,8 +294,10 @@ def _dominated(
             ]
             if strictly:
                 p_holm, against = min(strictly)
-                found.append(Eliminated(side, i, k, round_, against, p_holm))
-                break
+                evidence.append((p_holm, k, against))
+        if evidence:
+            p_holm, k, against = min(evidence)
+            found.append(Eliminated(side, i, k, round_, against, p_holm))
     return found
 
 
