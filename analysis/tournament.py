@@ -44,6 +44,7 @@ from analysis.game import (
 )
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, PreciseRun, run_until_precise
 from analysis.results import run_meta
+from analysis.tournament_plot import plot_tournament, save_figure
 from sim.api import simulate
 from sim.files import write_text
 from sim.outdir import FolderLock
@@ -361,9 +362,6 @@ class Tournament:
         The chart is ``plots/payoff.png`` and ``.svg``; the scenario, if given, is kept as
         ``scenario.yaml`` (for ``combatsim report``).
         """
-        # Deferred: analysis.tournament_plot imports Matplotlib, which playing does not need.
-        from analysis.tournament_plot import plot_tournament, save_figure
-
         out = Path(directory)
         summary = self.to_dict()
         meta = None

@@ -312,7 +312,8 @@ def _cause(path: tuple, overrides: Mapping[str, Any], data: Any) -> str | None:
 
 def _yaml_steps(data: Any, dotted: str) -> tuple:
     """A dotted path as the loader's YAML path (list items by index) as far as it resolves."""
-    node, steps = data, []
+    node = data
+    steps: list[str | int] = []
     for step in dotted.split("."):
         if isinstance(node, dict) and step in node:
             node = node[step]
