@@ -242,40 +242,37 @@ class Tournament:
         return [n for n in (self.rows if side == "rows" else self.columns) if n not in gone]
 
     def verdict(self) -> str:
-        """The answer in one line: a dominant strategy, or the optimal mixes."""
+        """The answer in one line: a dominant strategy, or the optimal mixes.
+
+        A side's strategy is *dominant* when it dominates every other strategy of its side in
+        the first round; *dominance-solvable* when iterated elimination leaves it alone. With
+        no such strategy, the optimal mixes are said (a saddle point as a pure pair).
+        """
         red, blue = self.sides
-        row_left, column_left = self.survivors("rows"), self.survivors("columns")
-        value = f"value: {red} scores {self.solution.value:.0%}"
         low, high = self.spread.value
-        value += f" (95% CI {low:.0%}–{high:.0%})"
-        found = []
-        if len(self.rows) > 1 and len(row_left) == 1:
-            found.append((red, row_left[0], blue, self._plainly("rows")))
-        if len(self.columns) > 1 and len(column_left) == 1:
-            found.append((blue, column_left[0], red, self._plainly("columns")))
-        if found:
-            said = []
-            for side, name, other, plain in found:
-                how = "beats" if plain else "survives iterated elimination against"
-                if plain:
-                    said.append(f"{side}/{name} is never worse and {how} every {other} strategy")
-                else:
-                    said.append(f"{side}/{name} alone {how} every {other} strategy")
-            kind = "dominant strategy" if all(f[3] for f in found) else "dominance-solvable"
-            others = [
-                f"optimal {side} mix: {_mix_text(self.mix(key))}"
-                for side, key in ((red, "rows"), (blue, "columns"))
-                if side not in {f[0] for f in found}
-            ]
-            return "; ".join([f"{kind}: " + "; ".join(said), *others, value])
-        return "; ".join(
-            [
-                "no dominant strategy",
-                f"optimal {red} mix: {_mix_text(self.mix('rows'))}",
-                f"optimal {blue} mix: {_mix_text(self.mix('columns'))}",
-                value,
-            ]
-        )
+        value = f"value: {red} scores {self.solution.value:.0%} (95% CI {low:.0%}–{high:.0%})"
+        said, mixed = [], []
+        for side, other, key in ((red, blue, "rows"), (blue, red, "columns")):
+            left = self.survivors(key)
+            if len(left) == 1 and len(left) < len(self.rows if key == "rows" else self.columns):
+                how = (
+                    f"the best {side} choice against every {other} strategy"
+                    if self._plainly(key)
+                    else "the one left by iterated elimination of dominated strategies"
+                )
+                said.append(f"{side}/{left[0]} ({how})")
+            else:
+                mixed.append((side, key))
+        parts = [f"dominant strategy: {' and '.join(said)}" if said else "no dominant strategy"]
+        pure = {key: max(self.mix(key).items(), key=lambda t: t[1]) for _, key in mixed}
+        if len(mixed) == 2 and all(p == 1 for _, p in pure.values()):
+            parts.append(
+                f"a saddle point: {red}/{pure['rows'][0]} against {blue}/{pure['columns'][0]} "
+                "(neither side gains by switching alone)"
+            )
+        else:
+            parts += [f"optimal {side} mix: {_mix_text(self.mix(key))}" for side, key in mixed]
+        return "; ".join([*parts, value])
 
     def _plainly(self, side: str) -> bool:
         """Whether the side's lone survivor dominated every other strategy in the first round."""

@@ -90,7 +90,8 @@ def tournament_html(summary: dict[str, Any], scenario_text: str | None = None) -
     eliminated = "".join(
         f"<li>round {e['round']}: {_e(e['side'])}/{_e(e['strategy'])} is dominated by "
         f"{_e(e['side'])}/{_e(e['by'])} (significantly worse against "
-        f"{_e(e['significantly_worse_against'])}, Holm-adjusted p = {e['p_holm']:.2g})</li>"
+        f"{_e(blue if e['side'] == red else red)}/{_e(e['significantly_worse_against'])}, "
+        f"Holm-adjusted p = {e['p_holm']:.2g})</li>"
         for e in summary["eliminated"]
     )
     chart = base64.b64encode(figure_bytes(plot_tournament(summary), "svg")).decode("ascii")

@@ -193,10 +193,11 @@ def render_tournament(result: Tournament, console: Console | None = None) -> Non
         f"α = {result.alpha:g}), removed round by round.",
     ]
     for e in result.to_dict()["eliminated"]:
+        other = blue if e["side"] == red else red
         lines.append(
             f"  round {e['round']}: {e['side']}/{e['strategy']} is dominated by "
             f"{e['side']}/{e['by']} (significantly worse against "
-            f"{e['significantly_worse_against']}, p Holm {p_text(e['p_holm'])})"
+            f"{other}/{e['significantly_worse_against']}, p Holm {p_text(e['p_holm'])})"
         )
     low, high = result.spread.value
     lines.append(

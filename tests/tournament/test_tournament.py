@@ -67,7 +67,9 @@ def test_a_strictly_dominant_strategy_is_found_and_is_the_whole_mix(played):
     strong = played.payoff[1]
     assert played.solution.value == pytest.approx(strong.min())
     assert played.mix("columns")[played.columns[int(np.argmin(strong))]] == pytest.approx(1.0)
-    assert played.verdict().startswith("dominant strategy: red/strong is never worse and beats")
+    assert played.verdict().startswith(
+        "dominant strategy: red/strong (the best red choice against every blue strategy)"
+    )
     low, high = played.spread.value
     assert low <= played.solution.value <= high
 
