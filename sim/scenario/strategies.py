@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sim.scenario.overrides import apply_overrides, split_path
+from sim.scenario.overrides import apply_overrides
 from sim.scenario.problems import Problem, ScenarioError, format_path
 from sim.scenario.variant_section import Build, VariantModel
 from sim.scenario.yamlsource import Source
@@ -222,7 +222,7 @@ class _SectionCheck:
                 continue
             ok = True
             for path in overrides:
-                steps = split_path(path) if isinstance(path, str) and path else [""]
+                steps = path.split(".")  # a malformed path is reported when applied
                 spot = (*where, i, "set", path)
                 if steps[0] in FIXED_KEYS:
                     self.add(
