@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from analysis.report import write_report
-from analysis.tournament import plan_tournament, run_tournament
+from analysis.tournament import analyse, plan_tournament, run_tournament
 from analysis.tournament_plot import plot_tournament
 from sim.api import simulate
 from sim.cli import cli
+from sim.commands.tournament import render_tournament
 from sim.scenario.loader import parse_scenario
 
 # Red's "strong" has the most hit points, "plain" the scenario's, "weak" the fewest, all else
@@ -110,16 +113,16 @@ def test_streamed_resumed_and_in_memory_agree(plan, tmp_path):
 
 
 def test_precision_plays_batches_of_one_seed_stream(plan, tmp_path):
-    wide = run_tournament(plan, precision=0.2, batch=40, max_runs=200, workers=1, resamples=100)
-    assert wide.runs == 40 and wide.precision.reached and wide.precision.batches == 1
+    wide = run_tournament(plan, precision=0.2, batch=30, max_runs=200, workers=1, resamples=100)
+    assert wide.runs == 30 and wide.precision.reached and wide.precision.batches == 1
     assert (np.diff(wide.ci95, axis=2) / 2 <= 0.2).all()
     capped = run_tournament(
-        plan, precision=0.01, batch=40, max_runs=80, out=tmp_path, workers=1, resamples=100
+        plan, precision=0.01, batch=30, max_runs=60, out=tmp_path, workers=1, resamples=100
     )
-    assert capped.runs == 80 and not capped.precision.reached
-    assert (tmp_path / "cells" / "strong.vs.plain" / "combats-40-80").is_dir()
-    # The batches continue one stream: the same as 80 combats played at once.
-    fixed = run_tournament(plan, runs=80, workers=1, resamples=100)
+    assert capped.runs == 60 and not capped.precision.reached
+    assert (tmp_path / "cells" / "strong.vs.plain" / "combats-30-60").is_dir()
+    # The batches continue one stream: the same as 60 combats played at once.
+    fixed = run_tournament(plan, runs=60, workers=1, resamples=100)
     assert np.array_equal(capped.counts, fixed.counts)
 
 
@@ -144,10 +147,6 @@ def test_the_command_prints_the_json_and_writes_the_results(tmp_path):
         assert (out / name).is_file(), name
     saved = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert saved["kind"] == "tournament" and saved["payoff"] == summary["payoff"]
-    text = CliRunner().invoke(cli, [*args, "--out", str(out), "--payoff", "wins"])
-    assert text.exit_code == 0, text.output
-    assert "Payoff: red's win rate (a draw counts as a loss for both sides)" in text.stdout
-    assert "Verdict: " in text.stdout
     report = write_report(out)
     html = report.read_text(encoding="utf-8")
     assert 'id="table-payoff"' in html and "data:image/svg+xml;base64," in html
@@ -164,3 +163,23 @@ def test_the_chart_marks_dominated_rows_and_columns(played):
     assert len(hatched) == len(played.eliminated)
     texts = {t.get_text() for t in ax.texts}
     assert f"{played.payoff[1, 0]:.0%}\n±{np.diff(played.ci95[1, 0])[0] / 2:.1%}" in texts
+
+
+def test_the_payoff_option_and_the_printed_table(plan, played):
+    outcomes = np.stack(
+        [[_codes(played, i, j) for j in range(2)] for i in range(3)]
+    )  # the same counts, in any order: the payoffs only count them
+    wins = analyse(plan, outcomes, 7, payoff="wins", resamples=100)
+    draws = played.counts[:, :, 2]
+    assert np.allclose(wins.payoff, played.payoff - draws / 2 / played.runs)
+    console = Console(file=io.StringIO(), width=200)
+    render_tournament(wins, console)
+    text = console.file.getvalue()
+    assert "Payoff: red's win rate (a draw counts as a loss for both sides)" in text
+    assert "plain ✗" in text and "weak ✗" in text
+    assert f"Verdict: {wins.verdict()}" in text
+
+
+def _codes(result, i: int, j: int) -> np.ndarray:
+    red, blue, draw = (int(c) for c in result.counts[i, j])
+    return np.array([0] * red + [1] * blue + [2] * draw, dtype=np.int8)
