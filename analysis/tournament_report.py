@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from analysis.plots import figure_bytes
-from analysis.tournament import PAYOFF_TEXT
 from analysis.tournament_plot import plot_tournament
+from analysis.tournament_result import PAYOFF_TEXT
 from sim.files import write_text
 from sim.outdir import FolderLock
 

@@ -18,13 +18,8 @@ from rich.table import Table
 
 from analysis.compare import p_text
 from analysis.game import RESAMPLES
-from analysis.tournament import (
-    PAYOFF_TEXT,
-    PAYOFFS,
-    Tournament,
-    plan_tournament,
-    run_tournament,
-)
+from analysis.tournament import plan_tournament, run_tournament
+from analysis.tournament_result import PAYOFF_TEXT, PAYOFFS, Tournament
 from sim.api import RunInterrupted
 from sim.cli import (
     EXIT_INTERRUPTED,
