@@ -69,7 +69,7 @@ def test_unknown_key_names_path_line_and_suggests(tmp_path):
     )
     _, problems = problems_of(tmp_path, text)
     (problem,) = problems
-    assert problem.path == ("sides", 0, "combatants", 0, "hpp")
+    assert problem.path == ("sides", "red", "combatants", "A", "hpp")
     assert problem.line == 8
     assert problem.found == "unknown key 'hpp'"
     assert "did you mean 'hp'?" in problem.expected
@@ -81,7 +81,7 @@ def test_stat_out_of_range(tmp_path):
         GOOD.replace("name: B\n        hp: 10", "name: B\n        hp: 10\n        defense: 140"),
     )
     (problem,) = problems
-    assert problem.path == ("sides", 1, "combatants", 0, "defense")
+    assert problem.path == ("sides", "blue", "combatants", "B", "defense")
     assert problem.line == 12
     assert problem.found == "140"
     assert "less than or equal to 100" in problem.expected
@@ -137,8 +137,8 @@ def test_missing_required_and_wrong_types_all_reported_at_once(tmp_path):
     found = {(p.path, p.found) for p in problems}
     assert (("name",), "nothing") in found
     assert (("runs",), "'many'") in found
-    assert (("sides", 0, "combatants", 0, "hp"), "nothing") in found
-    assert (("sides", 1, "combatants", 0, "actions"), "0") in found
+    assert (("sides", "red", "combatants", "A", "hp"), "nothing") in found
+    assert (("sides", "blue", "combatants", "B", "actions"), "0") in found
 
 
 def test_impossible_scenarios(tmp_path):
@@ -154,7 +154,7 @@ def test_impossible_scenarios(tmp_path):
         "name: blue\n    combatants:", "name: blue\n    combatants: []"
     )
     _, problems = problems_of(tmp_path, empty_side)
-    assert problems[0].path == ("sides", 1, "combatants")
+    assert problems[0].path == ("sides", "blue", "combatants")
 
 
 def test_duplicate_key_is_an_error(tmp_path):
@@ -181,7 +181,7 @@ def test_template_errors_point_at_the_template(tmp_path):
         tmp_path,
         GOOD.replace("      - name: A\n        hp: 10", "      - name: A\n        template: ghost"),
     )
-    template = [p for p in problems if p.path == ("sides", 0, "combatants", 0, "template")]
+    template = [p for p in problems if p.path == ("sides", "red", "combatants", "A", "template")]
     assert template and template[0].found == "'ghost'"
     assert "none are defined" in template[0].expected
 
@@ -194,7 +194,7 @@ def test_count_expands_names_and_bad_count_is_reported(tmp_path):
     _, problems = problems_of(
         tmp_path, GOOD.replace("      - name: B\n", "      - name: B\n        count: -1\n")
     )
-    assert problems[0].path == ("sides", 1, "combatants", 0, "count")
+    assert problems[0].path == ("sides", "blue", "combatants", "B", "count")
 
 
 def test_not_a_mapping_and_empty_file(tmp_path):
@@ -212,7 +212,7 @@ def test_cli_exit_code_2_and_no_traceback(tmp_path, command):
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert isinstance(result.exception, SystemExit)
-    assert "sides[0].combatants[0].hp" in result.output
+    assert "sides.red.combatants.A.hp" in result.output
     assert f"{path}:7" in result.output
 
 
@@ -366,7 +366,7 @@ def test_control_characters_and_other_encodings_are_located(tmp_path, raw, line,
 def test_numbers_past_what_the_tables_hold_are_refused(tmp_path, hp, found):
     _, problems = raw_problems(tmp_path, GOOD.replace("hp: 10", f"hp: {hp}", 1).encode())
     problem = only(problems)
-    assert problem.path == ("sides", 0, "combatants", 0, "hp") and problem.line == 7
+    assert problem.path == ("sides", "red", "combatants", "A", "hp") and problem.line == 7
     assert problem.found == found
 
 
@@ -396,7 +396,7 @@ def test_template_of_the_wrong_type_is_a_problem(tmp_path, template):
     text = GOOD.replace("      - name: A\n", f"      - name: A\n        template: {template}\n")
     _, problems = raw_problems(tmp_path, text.encode())
     problem = only(problems)
-    assert problem.path == ("sides", 0, "combatants", 0, "template") and problem.line == 7
+    assert problem.path == ("sides", "red", "combatants", "A", "template") and problem.line == 7
 
 
 def test_counts_are_not_expanded_past_the_combatant_limit(tmp_path):

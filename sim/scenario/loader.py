@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import difflib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,17 +19,21 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from sim.rules import RULE_SYSTEMS
+from sim.scenario.addressing import address
 from sim.scenario.describe import MAX_SUGGESTED, describe_error, show
 from sim.scenario.limits import value_problems
 from sim.scenario.overrides import apply_overrides
-from sim.scenario.problems import Problem, ScenarioError
+from sim.scenario.problems import MAX_PROBLEMS_LISTED, Problem, ScenarioError
 from sim.scenario.schema import MAX_COMBATANTS, CombatantSpec, Scenario, ScenarioModel
 from sim.scenario.strategies import check_strategies
-from sim.scenario.variant_section import check_variants
+from sim.scenario.sweep import sweep_problems
+from sim.scenario.variant_section import Checked, check_variants
 from sim.scenario.yamlsource import Source, load_source, parse_source
 
 #: Keys of a combatant entry that the loader reads itself; the rest is the stat block.
 ENTRY_KEYS = ("name", "count", "template")
+#: Top-level keys a rule system's cross-field checks read: when one is wrong they do not run.
+CHECKED_TOGETHER = ("", "rules", "options", "templates", "sides", "time_limit")
 MAX_COUNT = 1000
 
 
@@ -77,19 +82,37 @@ def build_scenario(source: Source, overrides: Mapping[str, Any] | None = None) -
     """Validate loaded YAML data as a whole and build the scenario.
 
     Raises:
-        ScenarioError: with every problem found.
+        ScenarioError: with every problem found, each list item named as an override would
+            name it (see :mod:`sim.scenario.addressing`).
+    """
+    checked = check_source(source, overrides)
+    if checked.problems or checked.scenario is None:
+        data = checked.data
+        raise ScenarioError(
+            [dataclasses.replace(p, path=address(data, p.path)) for p in checked.problems]
+        )
+    return checked.scenario
+
+
+def check_source(source: Source, overrides: Mapping[str, Any] | None = None) -> Checked:
+    """Every problem of a scenario (paths by index, as the YAML has them), and the scenario.
+
+    The variants and the sweep are checked with the rest, even when the base has problems:
+    each variant and each swept value is built in full, and only the problems the base does
+    not have are its own.
     """
     data = source.data
     if overrides:
-        data = apply_overrides(data, overrides, source)
+        try:
+            data = apply_overrides(data, overrides, source)
+        except ScenarioError as exc:
+            return Checked(None, exc.problems, data)
     problems = value_problems(data, source.file, source.line_of)
     if problems:
-        raise ScenarioError(problems)
+        return Checked(None, problems, data)
     checker = _Checker(source)
     scenario = checker.build(data)
-    if checker.problems or scenario is None:
-        raise ScenarioError(checker.problems)
-    return scenario
+    return Checked(None if checker.problems else scenario, checker.problems, data)
 
 
 class _Checker:
@@ -125,8 +148,12 @@ class _Checker:
         model: type[BaseModel],
         base: tuple,
         origin: Callable[[tuple], tuple] | None = None,
+        partial: bool = False,
     ) -> None:
+        """Each error of a pydantic model as a problem (``partial``: keys may be missing)."""
         errors = exc.errors(include_url=False)
+        if partial:
+            errors = [e for e in errors if e["type"] != "missing" and e["loc"]]
         unknown = sum(error["type"] == "extra_forbidden" for error in errors)
         for error in errors:
             loc = tuple(error["loc"])
@@ -137,6 +164,7 @@ class _Checker:
     # -- building --------------------------------------------------------------------------------
 
     def build(self, data: Any) -> Scenario | None:
+        """The scenario, or None with :attr:`problems` holding every problem of the file."""
         if not isinstance(data, dict):
             self.add(
                 (),
@@ -145,56 +173,96 @@ class _Checker:
             )
             return None
         top = None
+        broken: set = set()
         try:
             top = ScenarioModel.model_validate(data)
         except ValidationError as exc:
             self.add_validation(exc, ScenarioModel, ())
+            broken = {error["loc"][0] if error["loc"] else "" for error in exc.errors()}
+        scenario = self._base(data, top, broken.isdisjoint(CHECKED_TOGETHER))
+        self._sections(data)
+        if scenario is not None:
+            for problem in check_strategies(self.source, data, scenario, build_scenario):
+                self.add_problem(problem)
+        return None if self.problems else scenario
 
+    def _base(self, data: dict, top: ScenarioModel | None, checkable: bool) -> Scenario | None:
+        """The scenario without its variants and sweep, checked as far as it can be.
+
+        The rule system's cross-field checks run whenever what they read is valid (the options,
+        the sides and combatants, the time limit: ``checkable``), even if another top-level key
+        is not (that one is reported already).
+        """
         rules = data.get("rules")
         system = RULE_SYSTEMS.get(rules) if isinstance(rules, str) else None
         if system is None:
             return None
-        raw_options = data.get("options") or {}
-        options = None
-        if isinstance(raw_options, dict):
-            options_model = system.options_model(_selectors(raw_options))
-            try:
-                options = options_model.model_validate(raw_options)
-            except ValidationError as exc:
-                self.add_validation(exc, options_model, ("options",))
-                # Keep checking the combatants under the options that are fine.
-                bad = {error["loc"][0] for error in exc.errors() if error["loc"]}
-                kept = {k: v for k, v in raw_options.items() if k not in bad}
-                try:
-                    options = system.options_model(_selectors(kept)).model_validate(kept)
-                except ValidationError:
-                    options = None
+        options = self._options(system, data)
         if options is None:
             return None
+        before = len(self.problems)
         combatants, side_names = self._combatants(data, system.combatant_model(options))
-        if top is None or self.problems:
+        if len(self.problems) > before or not (top is not None or checkable):
             return None
-        time_limit = top.time_limit if top.time_limit is not None else system.default_time_limit_s
+        if top is not None:
+            name, description, seed, runs = top.name, top.description, top.seed, top.runs
+            limit = top.time_limit
+        else:  # only for the cross-field checks below: the top-level problems are reported
+            name, description, seed, runs = str(data.get("name")), "", 0, 1
+            limit = data.get("time_limit")
+            if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
+                limit = None
         scenario = Scenario(
-            name=top.name,
-            description=top.description,
+            name=name,
+            description=description,
             file=self.source.file,
-            rules=top.rules,
+            rules=str(rules),
             options=options,
-            seed=top.seed,
-            runs=top.runs,
-            time_limit_s=float(time_limit),
+            seed=seed,
+            runs=runs,
+            time_limit_s=float(limit if limit is not None else system.default_time_limit_s),
             side_names=tuple(side_names),
             combatants=tuple(combatants),
             data=copy.deepcopy(data),
         )
-        found = top.sweep.problems(self.source, data, build_scenario) if top.sweep else []
-        found += check_variants(self.source, data, scenario, build_scenario)
-        found += check_strategies(self.source, data, scenario, build_scenario)
-        found += system.check(scenario)
-        for problem in found:
+        for problem in system.check(scenario):
             self.add_problem(problem)
-        return scenario
+        return scenario if top is not None else None
+
+    def _options(self, system: Any, data: dict) -> BaseModel | None:
+        """The validated options; with a bad one, the others (so the combatants get checked)."""
+        raw_options = data.get("options") or {}
+        if not isinstance(raw_options, dict):
+            return None
+        options_model = system.options_model(_selectors(raw_options))
+        try:
+            return options_model.model_validate(raw_options)
+        except ValidationError as exc:
+            self.add_validation(exc, options_model, ("options",))
+            bad = {error["loc"][0] for error in exc.errors() if error["loc"]}
+            kept = {k: v for k, v in raw_options.items() if k not in bad}
+            try:
+                return system.options_model(_selectors(kept)).model_validate(kept)
+            except ValidationError:
+                return None
+
+    def _sections(self, data: dict) -> None:
+        """The problems of the variants and the sweep that the base does not have."""
+        known = {(p.path, p.found, p.expected) for p in self.problems}
+        if len(self.problems) >= MAX_PROBLEMS_LISTED:
+            sections = [key for key in ("variants", "sweep") if data.get(key)]
+            if sections:
+                self.add(
+                    (sections[0],),
+                    f"{' and '.join(sections)} not checked: the list of problems is full",
+                    "a file with fewer mistakes: fix those listed and validate again",
+                )
+            return
+        for problem in sweep_problems(self.source, data, check_source, known):
+            self.add_problem(problem)
+            known.add((problem.path, problem.found, problem.expected))
+        for problem in check_variants(self.source, data, check_source, known):
+            self.add_problem(problem)
 
     def _combatants(self, data: dict, model: type[BaseModel]) -> tuple[list, list]:
         templates = data.get("templates") or {}
@@ -245,7 +313,25 @@ class _Checker:
                     combatants.append(CombatantSpec(each, i, stats, base))
         if total > MAX_COMBATANTS:
             self.add(("sides",), f"{total} combatants", f"at most {MAX_COMBATANTS}")
+        self._unused_templates(templates, sides, model)
         return combatants, side_names
+
+    def _unused_templates(self, templates: dict, sides: list, model: type[BaseModel]) -> None:
+        """The wrong values of templates no entry uses (a template may leave keys out)."""
+        used = {
+            entry.get("template")
+            for side in sides
+            if isinstance(side, dict) and isinstance(side.get("combatants"), list)
+            for entry in side["combatants"]
+            if isinstance(entry, dict) and isinstance(entry.get("template"), (str, int, float))
+        }
+        for name, template in templates.items():
+            if name in used or not isinstance(template, dict):
+                continue
+            try:
+                model.model_validate(template)
+            except ValidationError as exc:
+                self.add_validation(exc, model, ("templates", name), partial=True)
 
     def _entry(
         self, entry: Any, base: tuple, templates: dict, model: type[BaseModel]
@@ -269,23 +355,22 @@ class _Checker:
             ok = False
         template_name = entry.get("template")
         template: dict = {}
+        template_ok = True
         if template_name is not None:
             if not isinstance(template_name, (str, int, float)) or template_name not in templates:
-                known = ", ".join(map(str, list(templates)[:20])) or "none are defined"
-                known += ", …" if len(templates) > 20 else ""
                 self.add(
                     (*base, "template"),
                     show(template_name),
-                    f"a template under templates: ({known})",
+                    _known_templates(template_name, templates),
                 )
-                ok = False
+                template_ok = ok = False
             elif not isinstance(templates[template_name], dict):
                 self.add(
                     ("templates", template_name),
                     show(templates[template_name]),
                     "a mapping of stats",
                 )
-                ok = False
+                template_ok = ok = False
             else:
                 template = templates[template_name]
         own = {k: v for k, v in entry.items() if k not in ENTRY_KEYS}
@@ -299,7 +384,9 @@ class _Checker:
         try:
             stats = model.model_validate(fields)
         except ValidationError as exc:
-            self.add_validation(exc, model, base, origin)
+            # Without its template an entry lacks the template's keys: say only what is wrong
+            # with the keys it has, not the consequences of the template.
+            self.add_validation(exc, model, base, origin, partial=not template_ok)
             return None
         if not ok or not isinstance(name, str):
             return None
@@ -314,6 +401,15 @@ def _selectors(raw_options: Mapping[str, Any]) -> dict[str, Any]:
     """
     plain = (str, int, float, bool, type(None))
     return {key: value for key, value in raw_options.items() if isinstance(value, plain)}
+
+
+def _known_templates(name: Any, templates: dict) -> str:
+    """What a bad ``template:`` should have been: the templates defined, the closest first."""
+    known = ", ".join(map(str, list(templates)[:20])) or "none are defined"
+    known += ", …" if len(templates) > 20 else ""
+    close = difflib.get_close_matches(str(name), [str(t) for t in templates], n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"a template under templates: ({known}){hint}"
 
 
 def _merge(template: dict, own: dict) -> dict:

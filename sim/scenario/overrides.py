@@ -3,8 +3,10 @@
 Sweeps, variants and the command line change a scenario by naming a value with a dotted path:
 ``options.duplicates``, ``templates.goblin.hp``, ``sides.monsters.combatants.goblin.count``,
 ``seed``. A path step into a list picks the item whose ``name`` is that step, or the item at that
-index (``sides.0.combatants.1.hp``). The value is then validated with the rest of the file, so a
-bad override gets the same clear error as a bad file.
+index (``sides.0.combatants.1.hp``); a bracketed index is always an index
+(``sides.red.combatants[1].hp``), which is how errors print an item without a usable name (see
+:mod:`sim.scenario.addressing`). The value is then validated with the rest of the file, so a bad
+override gets the same clear error as a bad file.
 """
 
 from __future__ import annotations
@@ -13,19 +15,14 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from sim.scenario.addressing import split_path
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.yamlsource import Source
 
-
-def split_path(path: str) -> list[str]:
-    """``"sides.red.combatants.knight.hp"`` -> its steps."""
-    steps = [s for s in path.split(".")]
-    if not path or any(not s for s in steps):
-        raise ValueError(f"{path!r} is not a dotted path like options.duplicates")
-    return steps
+__all__ = ["apply_overrides", "get_value", "resolve_path", "split_path"]
 
 
-def resolve_path(data: Any, path: str, create: bool = False) -> tuple[Any, str | int]:
+def resolve_path(data: Any, path: str, create: bool = False) -> tuple[Any, Any]:
     """The container holding ``path``'s last step, and that step as a key or index.
 
     Args:
@@ -40,9 +37,9 @@ def resolve_path(data: Any, path: str, create: bool = False) -> tuple[Any, str |
     """
     steps = split_path(path)
     node = data
-    walked: list[str] = []
+    walked: list[str | int] = []
     for step in steps[:-1]:
-        if create and isinstance(node, dict) and node.get(step) is None:
+        if create and isinstance(node, dict) and isinstance(step, str) and node.get(step) is None:
             node[step] = {}
         node = _step(node, step, walked)
         walked.append(step)
@@ -50,8 +47,8 @@ def resolve_path(data: Any, path: str, create: bool = False) -> tuple[Any, str |
     if isinstance(node, list):
         return node, _index(node, last, walked)
     if isinstance(node, dict):
-        return node, last
-    raise KeyError(f"{'.'.join(walked) or 'the top level'} is not a mapping or a list")
+        return node, _key(node, last)
+    raise KeyError(f"{_shown(walked) or 'the top level'} is not a mapping or a list")
 
 
 def get_value(data: Any, path: str) -> Any:
@@ -94,18 +91,35 @@ def apply_overrides(data: Any, overrides: Mapping[str, Any], source: Source | No
     return result
 
 
-def _step(node: Any, step: str, walked: list[str]) -> Any:
+def _shown(walked: list[str | int]) -> str:
+    return ".".join(f"[{s}]" if isinstance(s, int) else s for s in walked).replace(".[", "[")
+
+
+def _key(node: dict, step: str | int) -> Any:
+    """A mapping's key for ``step``: an index step ``[1]`` names the key ``1`` or ``"1"``."""
+    if isinstance(step, int) and step not in node and str(step) in node:
+        return str(step)
+    return step
+
+
+def _step(node: Any, step: str | int, walked: list[str | int]) -> Any:
     if isinstance(node, dict):
-        if step not in node:
-            where = ".".join(walked) or "the top level"
-            raise KeyError(f"no key {step!r} under {where}")
-        return node[step]
+        key = _key(node, step)
+        if key not in node:
+            where = _shown(walked) or "the top level"
+            raise KeyError(f"no key {str(step)!r} under {where}")
+        return node[key]
     if isinstance(node, list):
         return node[_index(node, step, walked)]
-    raise KeyError(f"{'.'.join(walked)} is a value, not a mapping or a list")
+    raise KeyError(f"{_shown(walked)} is a value, not a mapping or a list")
 
 
-def _index(node: list, step: str, walked: list[str]) -> int:
+def _index(node: list, step: str | int, walked: list[str | int]) -> int:
+    """The item a step picks: by index for ``[i]``, else by name, else by a bare index."""
+    if isinstance(step, int):
+        if step < len(node):
+            return step
+        raise KeyError(f"no item [{step}] under {_shown(walked)} ({len(node)} item(s))")
     for i, item in enumerate(node):
         if isinstance(item, dict) and item.get("name") == step:
             return i
@@ -113,5 +127,5 @@ def _index(node: list, step: str, walked: list[str]) -> int:
         return int(step)
     names = [str(item.get("name")) for item in node if isinstance(item, dict)]
     raise KeyError(
-        f"no item named {step!r} under {'.'.join(walked)} (names: {', '.join(names) or 'none'})"
+        f"no item named {step!r} under {_shown(walked)} (names: {', '.join(names) or 'none'})"
     )

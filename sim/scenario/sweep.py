@@ -9,7 +9,7 @@ problem names the sweep entry's own line, so a bad value is reported where it wa
     sweep:
       runs: 500                                   # combats per point (default: runs)
       parameters:
-        - path: sides.red.combatants.0.hp         # a dotted path, as for overrides
+        - path: sides.red.combatants.knight.hp    # a dotted path, as for overrides
           label: red hp                           # the column and axis name (default: the path)
           range: {first: 12, last: 36, step: 2}   # or values: [12, 16, 20]
 """
@@ -26,14 +26,16 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ValidationError,
     field_validator,
     model_validator,
 )
 
+from sim.scenario.addressing import address
 from sim.scenario.columns import COMBATANT_COLUMNS, combat_columns
 from sim.scenario.overrides import resolve_path
-from sim.scenario.problems import Problem, ScenarioError, format_path
-from sim.scenario.variant_section import Build
+from sim.scenario.problems import MAX_PROBLEMS_LISTED, Problem, format_path
+from sim.scenario.variant_section import Build, Known
 from sim.scenario.yamlsource import Source
 
 #: Most values one parameter may take, and most points a whole sweep may have.
@@ -95,7 +97,9 @@ class SweepParameterModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    path: str = Field(..., min_length=1, description="Dotted path, e.g. sides.red.combatants.0.hp")
+    path: str = Field(
+        ..., min_length=1, description="Dotted path, e.g. sides.red.combatants.knight.hp"
+    )
     label: str | None = Field(
         None, min_length=1, max_length=60, description="Column and axis name (default: the path)."
     )
@@ -164,64 +168,88 @@ class SweepModel(BaseModel):
             raise ValueError(f"at most {MAX_POINTS} points in all ({total} asked)")
         return self
 
-    def problems(self, source: Source, data: dict, build: Build) -> list[Problem]:
-        """Every swept path that names nothing, and every value that gives a bad scenario.
 
-        ``data`` is the file's data, already valid apart from the sweep itself; ``build`` is the
-        loader's ``build_scenario``, handed in so that this module does not import the loader.
-        """
-        base = base_data(data, (p.path for p in self.parameters))
-        file = source.file
-        found: list[Problem] = []
+def sweep_problems(source: Source, data: dict, build: Build, known: Known) -> list[Problem]:
+    """Every swept path that names nothing, and every value that gives a bad scenario.
 
-        def add(path: tuple, what: str, expected: str) -> None:
-            found.append(Problem(file, path, source.line_of(path), what, expected))
+    Each parameter is checked on its own, so a malformed one (reported with the top level by
+    :class:`SweepModel`) does not hide the others' problems, and a base with problems does not
+    hide the sweep's: of each swept value's problems, those the base has (``known``) are left
+    out. ``build`` is the loader's ``check_source``, handed in so that this module does not
+    import the loader.
+    """
+    section = data.get("sweep")
+    raw = section.get("parameters") if isinstance(section, dict) else None
+    if not isinstance(raw, list):
+        return []
+    parameters: list[tuple[int, SweepParameterModel]] = []
+    for i, item in enumerate(raw[:2]):
+        try:
+            parameters.append((i, SweepParameterModel.model_validate(item)))
+        except ValidationError:
+            continue  # reported with the top level
+    base = base_data(data, (p.path for _, p in parameters))
+    base.pop("variants", None)  # checked once, by the variants' own section
+    file = source.file
+    found: list[Problem] = []
 
-        side_names = [s.get("name") for s in data.get("sides", []) if isinstance(s, dict)]
-        taken = {"scenario", "variant", "point", *COMBATANT_COLUMNS}
-        taken |= set(combat_columns(tuple(str(s) for s in side_names)))
-        for i, parameter in enumerate(self.parameters):
-            where = ("sweep", "parameters", i)
-            if parameter.column in taken:
+    def add(path: tuple, what: str, expected: str) -> None:
+        found.append(Problem(file, path, source.line_of(path), what, expected))
+
+    side_names = [s.get("name") for s in data.get("sides") or [] if isinstance(s, dict)]
+    taken = {"scenario", "variant", "point", *COMBATANT_COLUMNS}
+    taken |= set(combat_columns(tuple(str(s) for s in side_names)))
+    for i, parameter in parameters:
+        where = ("sweep", "parameters", i)
+        if parameter.column in taken:
+            add(
+                (*where, "label" if parameter.label else "path"),
+                f"the column name {parameter.column!r}, which the outcome tables use",
+                "another label",
+            )
+        top = parameter.path.split(".")[0]
+        if top in FIXED_KEYS:
+            add((*where, "path"), repr(parameter.path), f"another path: {FIXED_KEYS[top]}")
+            continue
+        try:
+            resolve_path(copy.deepcopy(base), parameter.path)
+        except (KeyError, ValueError, IndexError) as exc:
+            add(
+                (*where, "path"),
+                f"{parameter.path!r}: {exc.args[0] if exc.args else exc}",
+                "a path to a value of the scenario, like sides.red.combatants.hp "
+                "(a list item by its name, or by its index: combatants[0])",
+            )
+            continue
+        built = []
+        comparable = True
+        for j, value in enumerate(parameter.points()):
+            spot = (*where, "values", j) if parameter.values is not None else (*where, "range")
+            if len(found) >= MAX_PROBLEMS_LISTED - len(known) - 1:
                 add(
-                    (*where, "label" if parameter.label else "path"),
-                    f"the column name {parameter.column!r}, which the outcome tables use",
-                    "another label",
+                    spot,
+                    "this value and the next not checked: the list of problems is full",
+                    "a file with fewer mistakes: fix those listed and validate again",
                 )
-            top = parameter.path.split(".")[0]
-            if top in FIXED_KEYS:
-                add((*where, "path"), repr(parameter.path), f"another path: {FIXED_KEYS[top]}")
-                continue
-            try:
-                resolve_path(copy.deepcopy(base), parameter.path)
-            except (KeyError, ValueError, IndexError) as exc:
-                add(
-                    (*where, "path"),
-                    f"{parameter.path!r}: {exc.args[0] if exc.args else exc}",
-                    "a path to a value of the scenario, like sides.red.combatants.0.hp "
-                    "(a list item by its name or index)",
-                )
-                continue
-            built = []
-            for j, value in enumerate(parameter.points()):
-                spot = (*where, "values", j) if parameter.values is not None else (*where, "range")
-                try:
-                    scenario = build(Source(file, base, source.lines), {parameter.path: value})
-                except ScenarioError as exc:
-                    for problem in exc.problems:
-                        what = f"{value!r} for {format_path(problem.path)}"
-                        if problem.found != repr(value):
-                            what += f" ({problem.found})"
-                        add(spot, what, problem.expected)
-                    continue
-                built.append(fingerprint(scenario))
-            if len(built) > 1 and all(b == built[0] for b in built[1:]):
-                add(
-                    (*where, "path"),
-                    f"{parameter.path!r}, which changes nothing the fights use",
-                    "a path to a stat, option or count the combatants use",
-                )
-        return found
+                break
+            checked = build(Source(file, base, source.lines), {parameter.path: value})
+            own = [p for p in checked.problems if (p.path, p.found, p.expected) not in known]
+            for problem in own:
+                what = f"{value!r} for {format_path(address(checked.data, problem.path))}"
+                if problem.found != repr(value):
+                    what += f" ({problem.found})"
+                add(spot, what, problem.expected)
+            if checked.scenario is not None:
+                built.append(fingerprint(checked.scenario))
+            elif not own:
+                comparable = False  # the base's problems hide what this value changes
+        if comparable and len(built) > 1 and all(b == built[0] for b in built[1:]):
+            add(
+                (*where, "path"),
+                f"{parameter.path!r}, which changes nothing the fights use",
+                "a path to a stat, option or count the combatants use",
+            )
+    return found
 
 
 def base_data(data: dict, paths: Iterable[str]) -> dict:

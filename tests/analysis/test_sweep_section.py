@@ -92,7 +92,7 @@ def test_a_value_that_makes_a_bad_scenario_names_its_own_line(tmp_path):
     assert problem.file == str(path)
     assert problem.path == ("sweep", "parameters", 0, "values", 1)
     assert problem.line == 21  # the line of "- 0"
-    assert "0 for sides[0].combatants[0].hp" in problem.found
+    assert "0 for sides.red.combatants.A.hp" in problem.found
     assert "at least 1" in problem.expected
 
 

@@ -235,7 +235,7 @@ def test_every_problem_of_several_variants_is_reported(tmp_path):
             sides.red.combatants.Knight.defense: 140
         """,
     )
-    assert [p.path[:2] for p in problems] == [("variants", 0), ("variants", 1)]
+    assert [p.path[:2] for p in problems] == [("variants", "one"), ("variants", "two")]
     assert problems[0].path[-1] == "sides.red.combatants.Knight.hpp"
     assert problems[0].line == line_of(path, "Knight.hpp")
     assert "did you mean 'hp'?" in problems[0].expected
@@ -256,7 +256,7 @@ def test_validate_and_compare_refuse_a_bad_variant_with_exit_2(tmp_path):
         result = run_cli(*command)
         assert_clean_exit(result, 2)
         assert f"{path}:{line_of(path, 'duplicate:')}" in result.stderr
-        assert "variants[0].set.options.duplicate" in result.stderr
+        assert "variants.typo.set.options.duplicate" in result.stderr
 
 
 def test_compare_refuses_an_unknown_variant_and_a_file_without_variants():
