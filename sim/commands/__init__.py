@@ -61,6 +61,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "sim.commands.tournament",
         "Play every strategy of one side against every strategy of the other, on the same seeds.",
     ),
+    "schema": CommandEntry(
+        "sim.commands.schema",
+        "Print the JSON Schema of scenario files: keys, options, stat blocks, defaults.",
+    ),
     "bench": CommandEntry(
         "sim.commands.bench",
         "Measure combats per second, SimPy events, speed-up and memory against the targets.",
