@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import difflib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from sim.scenario.problems import MAX_PROBLEMS_LISTED, Problem, ScenarioError
 from sim.scenario.schema import MAX_COMBATANTS, CombatantSpec, Scenario, ScenarioModel
 from sim.scenario.strategies import check_strategies
 from sim.scenario.sweep import sweep_problems
+from sim.scenario.templates import from_template, known_templates, merge, unused_templates
 from sim.scenario.variant_section import Checked, check_variants
 from sim.scenario.yamlsource import Source, load_source, parse_source
 
@@ -318,18 +318,9 @@ class _Checker:
 
     def _unused_templates(self, templates: dict, sides: list, model: type[BaseModel]) -> None:
         """The wrong values of templates no entry uses (a template may leave keys out)."""
-        used = {
-            entry.get("template")
-            for side in sides
-            if isinstance(side, dict) and isinstance(side.get("combatants"), list)
-            for entry in side["combatants"]
-            if isinstance(entry, dict) and isinstance(entry.get("template"), (str, int, float))
-        }
-        for name, template in templates.items():
-            if name in used or not isinstance(template, dict):
-                continue
+        for name in unused_templates(templates, sides):
             try:
-                model.model_validate(template)
+                model.model_validate(templates[name])
             except ValidationError as exc:
                 self.add_validation(exc, model, ("templates", name), partial=True)
 
@@ -361,7 +352,7 @@ class _Checker:
                 self.add(
                     (*base, "template"),
                     show(template_name),
-                    _known_templates(template_name, templates),
+                    known_templates(template_name, templates),
                 )
                 template_ok = ok = False
             elif not isinstance(templates[template_name], dict):
@@ -374,10 +365,10 @@ class _Checker:
             else:
                 template = templates[template_name]
         own = {k: v for k, v in entry.items() if k not in ENTRY_KEYS}
-        fields = _merge(template, own)
+        fields = merge(template, own)
 
         def origin(loc: tuple) -> tuple:
-            if loc and _from_template(loc, own, template):
+            if loc and from_template(loc, own, template):
                 return ("templates", template_name, *loc)
             return (*base, *loc)
 
@@ -401,33 +392,3 @@ def _selectors(raw_options: Mapping[str, Any]) -> dict[str, Any]:
     """
     plain = (str, int, float, bool, type(None))
     return {key: value for key, value in raw_options.items() if isinstance(value, plain)}
-
-
-def _known_templates(name: Any, templates: dict) -> str:
-    """What a bad ``template:`` should have been: the templates defined, the closest first."""
-    known = ", ".join(map(str, list(templates)[:20])) or "none are defined"
-    known += ", …" if len(templates) > 20 else ""
-    close = difflib.get_close_matches(str(name), [str(t) for t in templates], n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"a template under templates: ({known}){hint}"
-
-
-def _merge(template: dict, own: dict) -> dict:
-    """A template's fields overridden by an entry's, mappings merged one level deep."""
-    fields = dict(template)
-    for key, value in own.items():
-        if isinstance(value, dict) and isinstance(fields.get(key), dict):
-            fields[key] = {**fields[key], **value}
-        else:
-            fields[key] = value
-    return fields
-
-
-def _from_template(loc: tuple, own: dict, template: dict) -> bool:
-    key = loc[0]
-    if key in own:
-        inner = own[key]
-        if len(loc) > 1 and isinstance(inner, dict) and isinstance(template.get(key), dict):
-            return loc[1] not in inner and loc[1] in template[key]
-        return False
-    return key in template
