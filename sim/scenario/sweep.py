@@ -196,7 +196,10 @@ def sweep_problems(source: Source, data: dict, build: Build, known: Known) -> li
     def add(path: tuple, what: str, expected: str) -> None:
         found.append(Problem(file, path, source.line_of(path), what, expected))
 
-    side_names = [s.get("name") for s in data.get("sides") or [] if isinstance(s, dict)]
+    sides = data.get("sides")
+    side_names = (
+        [s.get("name") for s in sides if isinstance(s, dict)] if isinstance(sides, list) else []
+    )
     taken = {"scenario", "variant", "point", *COMBATANT_COLUMNS}
     taken |= set(combat_columns(tuple(str(s) for s in side_names)))
     for i, parameter in parameters:

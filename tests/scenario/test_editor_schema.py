@@ -61,7 +61,7 @@ def test_there_are_bundled_scenarios():
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)
 def test_every_bundled_scenario_points_at_the_schema_and_passes_it(path, validator):
     text = path.read_text(encoding="utf-8")
-    assert text.splitlines()[0] == MODELINE
+    assert text.splitlines()[0] == MODELINE, f"{path.name}: its first line should be {MODELINE}"
     assert (path.parent / MODELINE.split("$schema=")[1]).resolve() == COMMITTED.resolve()
     assert errors(validator, yaml.safe_load(text)) == []
 

@@ -176,3 +176,21 @@ def test_many_bad_variants_are_capped_and_counted():
     (note,) = [p for p in problems if "not all checked" in p.found]
     assert note.found.startswith("31 variant(s) from here on") and note.path == ("variants", "v49")
     assert "hp49" in problems[-1].found  # the first problem of v49 is still listed
+
+
+@pytest.mark.parametrize("sides", ["5", "{a: 1}", "[1, 2]", "null"])
+def test_a_sweep_over_a_file_with_broken_sides_is_still_checked(sides):
+    text = f"""\
+    name: x
+    rules: acs
+    sides: {sides}
+    sweep:
+      parameters:
+        - path: options.duplicates
+          values: [slide, reroll]
+        - path: nowhere.at.all
+          values: [1, 2]
+    """
+    shown = printed(problems_of(text))
+    assert any(s.startswith("sides") for s in shown), shown
+    assert any(s.startswith("sweep.parameters[1].path: 'nowhere.at.all'") for s in shown), shown
