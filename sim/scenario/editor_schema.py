@@ -77,13 +77,52 @@ def scenario_schema(systems: Mapping[str, RuleSystem], resolutions: Iterable[str
                 "then": _flavour_branches(name, flavours, defs),
             }
         )
-    return {
+    schema = {
         "$schema": DIALECT,
         "title": "combatsim scenario",
         **{k: v for k, v in top.items() if k != "title"},
         "allOf": branches,
-        "$defs": dict(sorted(defs.items())),
+        "$defs": defs,
     }
+    _merge_twins(schema)
+    schema["$defs"] = dict(sorted(schema["$defs"].items()))
+    return schema
+
+
+def _merge_twins(schema: dict) -> None:
+    """Keep one copy of definitions that are alike (a sub-model two flavours share).
+
+    Each flavour puts its models under its own prefix, so that two different models of one name
+    never clash; most are the same model, and the copy with the shortest name is kept.
+    """
+    defs = schema["$defs"]
+    while True:
+        kept: dict[str, str] = {}
+        renamed: dict[str, str] = {}
+        for key in sorted(defs, key=lambda k: (k.count("."), k)):
+            text = json.dumps(defs[key], sort_keys=True)
+            if text in kept:
+                renamed[key] = kept[text]
+            else:
+                kept[text] = key
+        if not renamed:
+            return
+        for key in renamed:
+            del defs[key]
+        _point(schema, {f"#/$defs/{old}": f"#/$defs/{new}" for old, new in renamed.items()})
+
+
+def _point(node: Any, moves: dict[str, str]) -> None:
+    """Rewrite every ``$ref`` found in ``moves``, in place."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref in moves:
+            node["$ref"] = moves[ref]
+        for value in node.values():
+            _point(value, moves)
+    elif isinstance(node, list):
+        for item in node:
+            _point(item, moves)
 
 
 def schema_text(schema: dict) -> str:
