@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sim.scenario.addressing import address
 from sim.scenario.overrides import apply_overrides
 from sim.scenario.problems import Problem, ScenarioError, format_path
 from sim.scenario.variant_section import Build, VariantModel
@@ -304,9 +305,11 @@ def _cause(path: tuple, overrides: Mapping[str, Any], data: Any) -> str | None:
         return str(path[1])
     for dotted in overrides:
         steps = _yaml_steps(data, dotted)
-        size = min(len(steps), len(path))
-        if size and steps[:size] == tuple(path[:size]):
-            return dotted
+        # The problem's path may name list items (as errors print them) or index them.
+        for form in (steps, address(data, steps)):
+            size = min(len(form), len(path))
+            if size and form[:size] == tuple(path[:size]):
+                return dotted
     return None
 
 

@@ -72,14 +72,14 @@ def test_a_good_section_gives_every_cell_with_both_strategies_applied():
 def test_an_unknown_path_is_reported_at_its_line():
     problem = one(GOOD.replace("sides.red.combatants.Red.hp", "sides.red.combatants.Rex.hp"))
     assert problem.file == "bad.yaml"
-    assert problem.path == ("strategies", "red", 0, "set", "sides.red.combatants.Rex.hp")
+    assert problem.path == ("strategies", "red", "tough", "set", "sides.red.combatants.Rex.hp")
     assert problem.line == HEAD.count("\n") + 5
     assert "no item named 'Rex'" in problem.found and "in strategy 'tough'" in problem.found
 
 
 def test_a_bad_value_is_reported_at_the_override_that_sets_it():
     problem = one(GOOD.replace("hp: 12", "hp: -4"))
-    assert problem.path == ("strategies", "red", 0, "set", "sides.red.combatants.Red.hp")
+    assert problem.path == ("strategies", "red", "tough", "set", "sides.red.combatants.Red.hp")
     assert problem.line == HEAD.count("\n") + 5
 
 
@@ -101,10 +101,10 @@ def test_a_side_left_out_or_unknown():
 
 def test_a_strategy_may_not_set_the_seed_nor_touch_the_other_side():
     seed = one(GOOD.replace("sides.red.combatants.Red.hp: 12", "seed: 4"))
-    assert seed.path == ("strategies", "red", 0, "set", "seed")
+    assert seed.path == ("strategies", "red", "tough", "set", "seed")
     assert "same seeds" in seed.expected
     other = one(GOOD.replace("sides.red.combatants.Red.hp", "sides.blue.combatants.Blue.hp"))
-    assert other.path == ("strategies", "red", 0, "set", "sides.blue.combatants.Blue.hp")
+    assert other.path == ("strategies", "red", "tough", "set", "sides.blue.combatants.Blue.hp")
     assert "changing side blue" in other.found
     by_index = one(GOOD.replace("sides.red.combatants.Red.hp", "sides.1.combatants.0.hp"))
     assert "changing side blue" in by_index.found
@@ -114,7 +114,7 @@ def test_a_path_set_by_both_sides_is_refused():
     shared = GOOD.replace("sides.red.combatants.Red.hp: 12", "options.duplicates: reroll")
     shared = shared.replace("sides.blue.combatants.Blue.to_hit: 35", "options.duplicates: slide")
     problem = one(shared)
-    assert problem.path == ("strategies", "blue", 0, "set", "options.duplicates")
+    assert problem.path == ("strategies", "blue", "sharp", "set", "options.duplicates")
     assert "set by both red/tough against blue/sharp" in problem.found
 
 
@@ -122,7 +122,7 @@ def test_duplicate_names_and_bad_names():
     problem = one(GOOD.replace("name: plain", "name: tough"))
     assert problem.path == ("strategies", "red", 1, "name")
     bad = one(GOOD.replace("name: plain", "name: 'two words'"))
-    assert bad.path == ("strategies", "red", 1, "name")
+    assert bad.path == ("strategies", "red", "two words", "name")
 
 
 def test_three_sides_are_refused_with_a_clear_message():
@@ -137,7 +137,7 @@ def test_the_command_refuses_bad_input_with_exit_2(tmp_path):
     bad.write_text(HEAD + GOOD.replace("Red.hp", "Red.hitpoints"), encoding="utf-8")
     result = CliRunner().invoke(cli, ["tournament", str(bad), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
-    assert f"{bad}:{HEAD.count(chr(10)) + 5}: strategies.red[0].set" in result.output
+    assert f"{bad}:{HEAD.count(chr(10)) + 5}: strategies.red.tough.set" in result.output
     assert "Traceback" not in result.output
     none = tmp_path / "none.yaml"
     none.write_text(HEAD, encoding="utf-8")
