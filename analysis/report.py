@@ -23,6 +23,7 @@ import yaml
 
 from analysis.plots import Plot, figure_bytes, standard_plots, sweep_labels
 from analysis.results import Results, read_results
+from analysis.sensitivity_plots import report_section as sensitivity_section
 from analysis.sweep import win_rates
 from analysis.tournament_report import is_tournament, write_tournament_report
 from sim.files import write_text
@@ -122,6 +123,7 @@ def build_report(results: Results, scenario: str | Path | None = None) -> str:
     if combatants:
         parts += _section("combatants", "Per combatant (means per combat)", combatants)
     parts += _section("charts", "Charts", "".join(_figure(p) for p in plots))
+    parts += sensitivity_section(results)
     if options:
         rows = [[k, _value(v)] for k, v in options.items()]
         parts += _section("options", "Rule options", _table("options", rows, ["option", "value"]))

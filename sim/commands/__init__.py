@@ -65,6 +65,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "sim.commands.schema",
         "Print the JSON Schema of scenario files: keys, options, stat blocks, defaults.",
     ),
+    "sensitivity": CommandEntry(
+        "sim.commands.sensitivity",
+        "Measure how much each parameter of SCENARIO's sensitivity: section moves the balance.",
+    ),
     "bench": CommandEntry(
         "sim.commands.bench",
         "Measure combats per second, SimPy events, speed-up and memory against the targets.",

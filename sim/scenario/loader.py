@@ -184,6 +184,10 @@ class _Checker:
         if scenario is not None:
             for problem in check_strategies(self.source, data, scenario, build_scenario):
                 self.add_problem(problem)
+            study = top.sensitivity if top is not None else None
+            if study:
+                for problem in study.problems(self.source, data, scenario, build_scenario):
+                    self.add_problem(problem)
         return None if self.problems else scenario
 
     def _base(self, data: dict, top: ScenarioModel | None, checkable: bool) -> Scenario | None:

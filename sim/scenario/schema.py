@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sim.rules import RULE_SYSTEMS
 from sim.scenario.names import NAME_PATTERN
+from sim.scenario.sensitivity_section import SensitivityModel
 from sim.scenario.strategies import StrategiesSection
 from sim.scenario.sweep import SweepModel
 from sim.scenario.variant_section import VariantModel
@@ -59,6 +60,9 @@ class ScenarioModel(BaseModel):
     sweep: SweepModel | None = Field(None, description="Parameters to sweep (combatsim sweep).")
     strategies: StrategiesSection | None = Field(
         None, description="Each side's named strategies (combatsim tournament)."
+    )
+    sensitivity: SensitivityModel | None = Field(
+        None, description="Parameters and ranges to study (combatsim sensitivity)."
     )
 
     @field_validator("rules")

@@ -1,0 +1,217 @@
+"""A sensitivity study's pictures and its section of the HTML report.
+
+Two charts, both drawn from the tables a study saves (so ``combatsim report`` can draw them again
+without playing anything):
+
+- the **tornado chart**: per parameter, the win rate at its low and at its high end (the others
+  as written), the largest change at the top, with the paired 95% interval of the change;
+- the **Sobol chart**: first-order and total indices per parameter with their 95% bootstrap
+  intervals, the largest total at the top.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
+
+from analysis.plots import Plot, figure_bytes, save_figure
+from analysis.results import Results, read_table
+
+LOW_COLOR = "#4c72b0"
+HIGH_COLOR = "#dd8452"
+
+
+def plot_tornado(effects: pd.DataFrame, base_rate: float, side: str, scenario: str) -> Figure:
+    """The tornado chart of a study's ``effects`` table (see the module docstring).
+
+    Each bar spans the win rates at the parameter's two ends; the vertical line is the win rate
+    at the scenario's own values. The whisker on the high end is the paired interval of the
+    change, measured from the low end.
+    """
+    order = effects.assign(size=effects["change"].abs()).sort_values("size", kind="stable")
+    height = 1.2 + 0.55 * len(order)
+    figure = Figure(figsize=(8.0, height), layout="constrained")
+    ax = figure.add_subplot()
+    y = np.arange(len(order))
+    for i, row in enumerate(_records(order)):
+        low, high = float(row["rate_low"]), float(row["rate_high"])
+        ax.barh(i, base_rate - low, left=low, color=LOW_COLOR, height=0.6)
+        ax.barh(i, high - base_rate, left=base_rate, color=HIGH_COLOR, height=0.6)
+        ax.errorbar(
+            high,
+            i,
+            xerr=[[high - (low + float(row["ci_low"]))], [(low + float(row["ci_high"])) - high]],
+            fmt="none",
+            ecolor="black",
+            capsize=4,
+        )
+        change, ci_low, ci_high = (row[k] * 100 for k in ("change", "ci_low", "ci_high"))
+        text = f"{change:+.1f} pts ({ci_low:+.1f} to {ci_high:+.1f})"
+        ax.annotate(
+            text,
+            (max(low, high, base_rate, low + float(row["ci_high"])), i),
+            xytext=(8, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8,
+        )
+    labels = [f"{r['parameter']}\n{r['low']} → {r['high']}" for r in _records(order)]
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.axvline(base_rate, color="black", linewidth=1)
+    ax.set_xlim(0, 1.3)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel(f"{side} win rate (blue: at the low end, orange: at the high end)")
+    ax.set_title(f"One at a time — {scenario}", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    return figure
+
+
+def plot_sobol(indices: pd.DataFrame, side: str, scenario: str) -> Figure:
+    """First-order and total Sobol indices per parameter, with their 95% intervals."""
+    order = indices.sort_values("total", kind="stable")
+    height = 1.4 + 0.6 * len(order)
+    figure = Figure(figsize=(8.0, height), layout="constrained")
+    ax = figure.add_subplot()
+    y = np.arange(len(order))
+    for offset, (key, name, color) in enumerate(
+        (
+            ("first", "first order (alone)", LOW_COLOR),
+            ("total", "total (with interactions)", HIGH_COLOR),
+        )
+    ):
+        value = order[key].to_numpy()
+        errors = [value - order[f"{key}_low"].to_numpy(), order[f"{key}_high"].to_numpy() - value]
+        ax.barh(
+            y + (0.2 if offset else -0.2),
+            value,
+            height=0.38,
+            color=color,
+            label=name,
+            xerr=errors,
+            capsize=3,
+            error_kw={"ecolor": "black", "elinewidth": 1},
+        )
+    ax.set_yticks(y, list(order["parameter"]), fontsize=9)
+    ax.axvline(0, color="black", linewidth=0.8)
+    lowest = min(float(order["first_low"].min()), float(order["total_low"].min()))
+    highest = max(float(order["first_high"].max()), float(order["total_high"].max()))
+    ax.set_xlim(min(-0.05, lowest - 0.05), max(1.05, highest + 0.05))
+    ax.set_xlabel(f"share of the variance of {side}'s win rate over the joint ranges")
+    ax.set_title(f"Sobol indices with 95% intervals — {scenario}", fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    return figure
+
+
+def study_plots(directory: str | Path, summary: dict[str, Any]) -> list[Plot]:
+    """The two charts of a saved study, drawn from its tables (none when they are missing)."""
+    directory = Path(directory)
+    effects = read_table(directory, "effects")
+    indices = read_table(directory, "indices")
+    if effects is None or indices is None:
+        return []
+    side, name = str(summary.get("side")), str(summary.get("scenario"))
+    base = float(summary.get("base", {}).get("win_rate", float("nan")))
+    return [
+        Plot(
+            "tornado",
+            f"One-at-a-time effects on {side}'s win rate: each parameter from its low to its "
+            "high end, the others as written (line: the scenario as written); whiskers: the "
+            "paired 95% interval of the change, on the same combat seeds.",
+            plot_tornado(effects, base, side, name),
+        ),
+        Plot(
+            "sobol",
+            f"Sobol indices of {side}'s win rate over the joint ranges, with 95% bootstrap "
+            "intervals: first order (the parameter alone) and total (with its interactions).",
+            plot_sobol(indices, side, name),
+        ),
+    ]
+
+
+def draw_study(directory: str | Path, summary: dict[str, Any]) -> list[Path]:
+    """Write the study's charts into ``directory/plots`` (PNG and SVG)."""
+    written = []
+    for plot in study_plots(directory, summary):
+        written += save_figure(plot.figure, Path(directory) / "plots", plot.stem)
+    return written
+
+
+# -- the report's section ---------------------------------------------------------------------
+
+
+def report_section(results: Results) -> list[str]:
+    """The HTML of a study's section in ``combatsim report`` (nothing for other results)."""
+    summary = results.summary
+    if summary.get("kind") != "sensitivity":
+        return []
+    plots = study_plots(results.directory, summary)
+    effects = read_table(results.directory, "effects")
+    indices = read_table(results.directory, "indices")
+    e = _escape
+    parts = ['<section id="sensitivity"><h2>Sensitivity</h2>']
+    parts.append(f"<p><strong>{e(summary.get('verdict', {}).get('sentence', ''))}</strong></p>")
+    parts.append(
+        f'<p class="note">{e(summary.get("side"))}\'s win rate; {summary.get("oat_runs")} combats '
+        f"at each end of each one-at-a-time effect, {summary.get('design_points')} Sobol design "
+        f"points of {summary.get('runs')} combats ({summary.get('samples')} base samples); the "
+        f"same combat seeds everywhere (seed {summary.get('seed')}). The one-at-a-time table "
+        "is the scenario at its own values above.</p>"
+    )
+    if effects is not None:
+        rows = [
+            [
+                r["parameter"],
+                f"{r['low']} → {r['high']}",
+                f"{r['rate_low']:.1%}",
+                f"{r['rate_high']:.1%}",
+                f"{r['change'] * 100:+.1f} ({r['ci_low'] * 100:+.1f} to {r['ci_high'] * 100:+.1f})",
+            ]
+            for r in _records(effects)
+        ]
+        header = ["parameter", "low → high", "at low", "at high", "change, pts (95% CI)"]
+        parts.append(_table("sensitivity-effects", header, rows))
+    if indices is not None:
+        rows = [
+            [
+                r["parameter"],
+                f"{r['first']:.3f} ({r['first_low']:.3f} to {r['first_high']:.3f})",
+                f"{r['total']:.3f} ({r['total_low']:.3f} to {r['total_high']:.3f})",
+            ]
+            for r in _records(indices)
+        ]
+        parts.append(_table("sensitivity-indices", ["parameter", "first order", "total"], rows))
+    for plot in plots:
+        data = base64.b64encode(figure_bytes(plot.figure, "svg")).decode("ascii")
+        parts.append(
+            f'<figure id="chart-{e(plot.stem)}"><img src="data:image/svg+xml;base64,{data}" '
+            f'alt="{e(plot.stem)}"><figcaption>{e(plot.caption)}</figcaption></figure>'
+        )
+    parts.append("</section>")
+    return parts
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{str(k): v for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def _escape(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _table(key: str, header: list[str], rows: list[list[Any]]) -> str:
+    head = "".join(f"<th>{_escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
+    return (
+        f'<table id="table-{key}" class="data"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )

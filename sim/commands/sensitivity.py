@@ -1,0 +1,190 @@
+"""``combatsim sensitivity``: which of a scenario's parameters moves the balance most.
+
+A thin click layer over :mod:`analysis.sensitivity_study` (the playing),
+:mod:`analysis.sensitivity` (the maths) and :mod:`analysis.sensitivity_plots` (the charts).
+Bad scenarios give the list of their problems and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from analysis.sensitivity_plots import draw_study
+from analysis.sensitivity_study import Study, StudyPoint, plan_study, run_study
+from sim.api import RunInterrupted
+from sim.cli import (
+    EXIT_INTERRUPTED,
+    engine_options,
+    force_option,
+    handles_bad_input,
+    scenario_argument,
+    seed_option,
+)
+from sim.outdir import own_folder
+from sim.progress import progress_bar
+from sim.scenario.sensitivity_section import MAX_SAMPLES
+
+
+def _power_of_two(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    if value is not None and value & (value - 1):
+        raise click.BadParameter(
+            f"{value} is not a power of two (Sobol points balance only then), "
+            f"e.g. {1 << value.bit_length()}"
+        )
+    return value
+
+
+@click.command()
+@scenario_argument
+@click.option(
+    "--runs",
+    type=click.IntRange(2, 10**6),
+    default=None,
+    help="Combats per point of the global (Sobol) design (default: the section's runs).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(4, MAX_SAMPLES),
+    default=None,
+    callback=_power_of_two,
+    help="Base samples of the Sobol design, a power of two; it has samples x (parameters + 2) "
+    "points (default: the section's samples).",
+)
+@click.option(
+    "--oat-runs",
+    type=click.IntRange(2, 10**7),
+    default=None,
+    help="Combats at each end of each one-at-a-time effect (default: the section's oat_runs).",
+)
+@seed_option
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory for the results; the same command with the same --out continues a study "
+    "that was stopped (default: SCENARIO's file name + '-sensitivity', here).",
+)
+@click.option(
+    "--fresh", is_flag=True, help="Start the study in --out over instead of continuing it."
+)
+@click.option(
+    "--plots/--no-plots", default=True, help="Draw the charts into OUT/plots (PNG and SVG)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the study's summary as JSON.")
+@force_option
+@engine_options
+@handles_bad_input
+def sensitivity(
+    scenario: Path,
+    runs: int | None,
+    samples: int | None,
+    oat_runs: int | None,
+    seed: int | None,
+    out: Path | None,
+    fresh: bool,
+    plots: bool,
+    as_json: bool,
+    force: bool,
+    workers: int | None,
+    scheduler: str | None,
+    chunk_size: int,
+    quiet: bool,
+) -> None:
+    """Measure how much each parameter of SCENARIO's sensitivity: section moves the balance.
+
+    Plays each parameter alone at its low and high end (the others as written) and a Sobol
+    design over the joint ranges, every point on the same combat seeds; prints the
+    one-at-a-time effects with paired intervals, the first-order and total Sobol indices with
+    bootstrap intervals, and names the parameter that moves the win rate most and how sure that
+    is. Saves the tables (Parquet and CSV), summary.json and the charts into OUT; every point
+    streams there as it is played, so the same command continues a study that was stopped.
+    """
+    plan = plan_study(scenario, runs=runs, samples=samples, oat_runs=oat_runs, seed=seed)
+    out = out if out is not None else Path(f"{scenario.stem}-sensitivity")
+    done: list[StudyPoint] = []
+    with own_folder(out, force):  # refused before playing when OUT cannot be written
+        with progress_bar(plan.combats, 0, not quiet) as bar:
+
+            def advance(point: StudyPoint) -> None:
+                done.append(point)
+                bar.advance(point.runs)
+
+            try:
+                study = run_study(
+                    plan,
+                    out,
+                    fresh=fresh,
+                    on_point=advance,
+                    workers=workers,
+                    scheduler=scheduler,
+                    chunk_size=chunk_size,
+                )
+            except RunInterrupted:
+                click.echo(
+                    f"interrupted: {len(done)} of {len(plan.points)} points finished, kept in "
+                    f"{out}/; run the same command again to continue",
+                    err=True,
+                )
+                sys.exit(EXIT_INTERRUPTED)
+        written = study.save(out)
+        if plots:
+            written += draw_study(out, study.summary)
+    if as_json:
+        click.echo(json.dumps({**study.summary, "out": str(out)}))
+        return
+    _show(study)
+    click.echo(f"saved {len(written)} files to {out}/")
+
+
+def _console() -> Console:
+    """Rich's console; wide enough not to wrap rows when the output is a file or a pipe."""
+    console = Console()
+    return console if console.is_terminal else Console(width=200)
+
+
+def _show(study: Study) -> None:
+    plan = study.plan
+    side = plan.side
+    console = _console()
+    base = study.rate(plan.base)
+    title = (
+        f"{escape(plan.scenario.name)} — one at a time: {side}'s win rate at each end, the "
+        f"others as written ({base:.1%} as written); {plan.oat_runs} combats each, paired"
+    )
+    table = Table(title=title, title_justify="left")
+    for name in ("parameter", "low → high", "at low", "at high", "change, pts (95% CI)"):
+        table.add_column(name, justify="left" if name == "parameter" else "right")
+    order = sorted(study.effects, key=lambda e: -abs(e.change.estimate))
+    for found in order:
+        c = found.change
+        table.add_row(
+            escape(found.label),
+            escape(f"{found.low} → {found.high}"),
+            f"{found.rate_low:.1%}",
+            f"{found.rate_high:.1%}",
+            f"{c.estimate * 100:+.1f} ({c.low * 100:+.1f} to {c.high * 100:+.1f})",
+        )
+    console.print(table)
+    title = (
+        f"Sobol indices of {side}'s win rate over the joint ranges: {len(plan.sobol)} design "
+        f"points ({plan.samples} base samples) of {plan.runs} combats, seed {plan.seed}"
+    )
+    table = Table(title=title, title_justify="left")
+    for name in ("parameter", "first order (95% CI)", "total (95% CI)"):
+        table.add_column(name, justify="left" if name == "parameter" else "right")
+    for index in sorted(study.indices, key=lambda i: -i.total.estimate):
+        f, t = index.first, index.total
+        table.add_row(
+            escape(index.label),
+            f"{f.estimate:.3f} ({f.low:.3f} to {f.high:.3f})",
+            f"{t.estimate:.3f} ({t.low:.3f} to {t.high:.3f})",
+        )
+    console.print(table)
+    click.echo(f"verdict: {study.verdict.sentence}")
