@@ -1,0 +1,88 @@
+"""A sensitivity study against a scenario whose answer is known.
+
+Red's hit points decide the duel; the prepared bonus changes nothing (nobody is prepared), so
+every point that moves only it plays the very same combats: its indices are exactly 0.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analysis.sensitivity import Factor, paired_change, sobol_design, sobol_indices
+from analysis.sensitivity_study import plan_study, run_study
+
+KNOWN = Path(__file__).with_name("known.yaml")
+
+
+@pytest.fixture(scope="module")
+def study():
+    return run_study(plan_study(KNOWN), workers=1)
+
+
+def test_the_parameter_that_changes_nothing_has_index_zero(study):
+    index = {i.label: i for i in study.indices}["prepared bonus"]
+    assert index.total.estimate == pytest.approx(0.0, abs=1e-12)
+    assert index.first.estimate == pytest.approx(0.0, abs=1e-12)
+    assert index.total.covers(0.0) and index.first.covers(0.0)
+    found = {e.label: e for e in study.effects}["prepared bonus"]
+    assert found.change.estimate == 0.0 and found.change.covers(0.0)
+
+
+def test_the_parameter_that_decides_the_fight_dominates(study):
+    indices = {i.label: i for i in study.indices}
+    hp = indices["red hp"]
+    assert hp.total.estimate > 0.8
+    assert hp.total.low > indices["prepared bonus"].total.high
+    assert study.verdict.leader == "red hp"
+    assert study.verdict.separated
+    assert "sure" in study.verdict.sentence and "not sure" not in study.verdict.sentence
+
+
+def test_more_hit_points_win_more_often(study):
+    found = {e.label: e for e in study.effects}["red hp"]
+    assert found.rate_high > found.rate_low
+    assert found.change.low > 0.5  # 2 hp against 12 rarely wins, 30 against 12 nearly always
+
+
+def test_points_at_the_same_values_are_played_once(study):
+    plan = study.plan
+    settings = [(p.settings, p.runs) for p in plan.points]
+    assert len(settings) == len(set(settings))
+    # prepared bonus 3 is the scenario's value (the default): its low end is the base point itself
+    assert plan.oat[1][0] is plan.base
+    assert len(plan.sobol) == 16 * (2 + 2)
+
+
+def test_integer_ranges_stay_whole_and_reach_both_ends():
+    factor = Factor("hp", "x.hp", 2, 5, 3, integer=True)
+    values = [factor.at(u) for u in np.linspace(0, 0.999999, 400)]
+    assert all(isinstance(v, int) for v in values)
+    assert set(values) == {2, 3, 4, 5}
+    listed = Factor("damage", "x.damage", "1d6", "1d10", "1d8", values=("1d6", "1d8", "1d10"))
+    assert {listed.at(u) for u in (0.0, 0.34, 0.99)} == {"1d6", "1d8", "1d10"}
+    real = Factor("bonus", "x.bonus", 0.5, 1.5, 1.0)
+    assert real.at(0.25) == pytest.approx(0.75)
+
+
+def test_paired_change_is_the_mean_difference_with_its_standard_error():
+    low = np.array([0, 0, 1, 1, 0, 1, 0, 0])
+    high = np.array([1, 0, 1, 1, 1, 1, 1, 0])
+    change = paired_change(low, high)
+    differences = high - low
+    se = differences.std(ddof=1) / np.sqrt(len(differences))
+    assert change.estimate == pytest.approx(3 / 8)
+    assert change.low == pytest.approx(3 / 8 - 1.959963984540054 * se)
+    assert change.high == pytest.approx(3 / 8 + 1.959963984540054 * se)
+
+
+def test_sobol_indices_of_a_function_of_one_input():
+    design = sobol_design(3, 64, seed=2)
+    rates = design[:, 1] ** 2  # only the second input matters, and alone
+    indices = sobol_indices(["a", "b", "c"], rates, seed=2)
+    assert [i.total.estimate for i in indices][0] == 0.0
+    assert indices[2].total.estimate == 0.0
+    assert indices[1].first.covers(1.0) and indices[1].total.covers(1.0)
+    assert indices[1].first.estimate > 0.9
