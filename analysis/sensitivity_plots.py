@@ -65,7 +65,8 @@ def plot_tornado(effects: pd.DataFrame, base_rate: float, side: str, scenario: s
     labels = [f"{r['parameter']}\n{r['low']} → {r['high']}" for r in _records(order)]
     ax.set_yticks(y, labels, fontsize=8)
     ax.axvline(base_rate, color="black", linewidth=1)
-    ax.set_xlim(0, 1.3)
+    ax.set_xlim(0, 1.3)  # room on the right for the changes written out
+    ax.set_xticks(np.linspace(0, 1, 6))
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_xlabel(f"{side} win rate (blue: at the low end, orange: at the high end)")
     ax.set_title(f"One at a time — {scenario}", fontsize=10)
