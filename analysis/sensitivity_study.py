@@ -45,6 +45,7 @@ from analysis.sensitivity import (
 from sim.api import RunResult, simulate
 from sim.errors import CommandError
 from sim.files import write_text
+from sim.runner import DEFAULT_CHUNK
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
@@ -423,8 +424,16 @@ def _cell(value: Any) -> Any:
 
 
 def _json_ready(data: Any) -> Any:
-    """``data`` with NaN written as null (JSON has no NaN)."""
-    return json.loads(json.dumps(data, default=str).replace("NaN", "null"))
+    """``data`` as plain JSON values, a NaN or infinity as null (JSON has neither)."""
+    if isinstance(data, dict):
+        return {str(k): _json_ready(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_json_ready(v) for v in data]
+    if isinstance(data, float) and not math.isfinite(data):
+        return None
+    if data is None or isinstance(data, (bool, int, float, str)):
+        return data
+    return str(data)
 
 
 def chunk_size_for(runs: int, chunk_size: int) -> int:
@@ -461,7 +470,7 @@ def run_study(
     folder = Path(out) if out is not None else None
     if folder is not None:
         _open(folder, plan, fresh)
-    chunk_size = options.pop("chunk_size", None) or 2000
+    chunk_size = options.pop("chunk_size", None) or DEFAULT_CHUNK
     wins: dict[int, np.ndarray] = {}
     base_outcomes: pd.DataFrame | None = None
     for point in plan.points:

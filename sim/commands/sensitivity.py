@@ -18,7 +18,6 @@ from rich.table import Table
 
 from analysis.sensitivity_plots import draw_study
 from analysis.sensitivity_study import Study, StudyPoint, plan_study, run_study
-from sim.api import RunInterrupted
 from sim.cli import (
     EXIT_INTERRUPTED,
     engine_options,
@@ -126,7 +125,7 @@ def sensitivity(
                     scheduler=scheduler,
                     chunk_size=chunk_size,
                 )
-            except RunInterrupted:
+            except KeyboardInterrupt:  # RunInterrupted inside a point, or between two
                 click.echo(
                     f"interrupted: {len(done)} of {len(plan.points)} points finished, kept in "
                     f"{out}/; run the same command again to continue",
