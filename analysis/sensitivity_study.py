@@ -162,7 +162,7 @@ class Study:
         plan = self.plan
         wins = int(np.sum(self.wins[plan.base.index]))
         low, high = wilson_interval(wins, plan.base.runs)
-        return {
+        summary = {
             "kind": "sensitivity",
             "scenario": plan.scenario.name,
             "seed": plan.seed,
@@ -179,6 +179,7 @@ class Study:
             "indices": [i.to_dict() for i in self.indices],
             "verdict": self.verdict.to_dict(),
         }
+        return _json_ready(summary)
 
     def save(self, directory: str | Path) -> list[Path]:
         """Write the tables (Parquet and CSV), ``summary.json``, ``meta.json`` and the scenario.
@@ -199,7 +200,7 @@ class Study:
         written = write_results(
             directory,
             self.base_outcomes,
-            _json_ready(self.summary),
+            self.summary,
             meta=_json_ready(meta),
             scenario_data=plan.scenario.data,
             csv=True,
