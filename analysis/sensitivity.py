@@ -10,9 +10,10 @@ cases whose answer is known.
   far narrower than two independent win rates would give.
 - **Sobol indices** (variance-based, global) split the variance of the win rate over the joint
   ranges: the first-order index of a parameter is the share it explains alone, the total index
-  the share it explains with all its interactions. The design is Saltelli's scrambled Sobol
-  sequence and the estimators are Saltelli (2010) for the first order and Jansen for the total,
-  both as SALib computes them, with bootstrap intervals. A parameter that changes nothing gets
+  the share it explains with all its interactions. The design is Saltelli's, on two
+  independently scrambled Sobol point sets (SciPy's quasi-Monte Carlo), and the estimators are
+  Saltelli (2010) for the first order and Jansen for the total, both as SALib computes them,
+  with bootstrap intervals. A parameter that changes nothing gets
   exactly 0: every design point that moves only it plays the very same combats.
 """
 
@@ -96,17 +97,31 @@ def _problem(count: int) -> dict[str, Any]:
 def sobol_design(count: int, samples: int, seed: int) -> np.ndarray:
     """Saltelli's design on the unit cube: ``samples * (count + 2)`` rows of ``count`` numbers.
 
-    Row blocks go ``A, A_B^1 .. A_B^count, B`` per base sample, as :func:`sobol_indices`
-    expects them. The scrambling is seeded, so a study's design is the same for its seed.
+    Row blocks go ``A, A_B^1 .. A_B^count, B`` per base sample, as :func:`sobol_indices` (and
+    SALib) expect them. ``A`` and ``B`` are two independently scrambled Sobol point sets, the
+    points of ``B`` in a random order. Taking them as the two halves of one ``2 * count``-
+    dimensional sequence (SALib's own sampler) makes them strongly correlated at the small sample
+    sizes a combat study can afford (measured: a correlation of 0.9 between the halves' columns
+    with 5 parameters and 16 samples), and so does pairing two scrambled sets point by point in
+    their order; the estimators then miss most of an influential parameter's effect. Shuffled,
+    each pair ``(A_j, B_j)`` is independent, and each set still covers the cube evenly.
     """
-    # Deferred: SALib is a heavy third-party package only studies need.
-    from SALib.sample import sobol as sobol_sample
+    # Deferred: SciPy's qmc module is a heavy third-party import only studies need.
+    from scipy.stats import qmc
 
-    return np.asarray(
-        sobol_sample.sample(
-            _problem(count), samples, calc_second_order=False, scramble=True, seed=seed
-        )
+    first_rng, second_rng, order_rng = (
+        np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)
     )
+    first = qmc.Sobol(d=count, scramble=True, seed=first_rng).random(samples)
+    second = qmc.Sobol(d=count, scramble=True, seed=second_rng).random(samples)
+    second = second[order_rng.permutation(samples)]
+    rows = np.empty((samples, count + 2, count))
+    rows[:, 0, :] = first
+    rows[:, -1, :] = second
+    for i in range(count):
+        rows[:, 1 + i, :] = first
+        rows[:, 1 + i, i] = second[:, i]
+    return rows.reshape(samples * (count + 2), count)
 
 
 # -- Sobol indices --------------------------------------------------------------------------------

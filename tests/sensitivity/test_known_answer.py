@@ -34,7 +34,9 @@ def test_the_parameter_that_changes_nothing_has_index_zero(study):
 def test_the_parameter_that_decides_the_fight_dominates(study):
     indices = {i.label: i for i in study.indices}
     hp = indices["red hp"]
-    assert hp.total.estimate > 0.8
+    # The win rate is a function of red's hit points alone, so both its indices are 1 in truth.
+    assert hp.total.covers(1.0) and hp.first.covers(1.0)
+    assert hp.total.estimate > 0.5
     assert hp.total.low > indices["prepared bonus"].total.high
     assert study.verdict.leader == "red hp"
     assert study.verdict.separated
