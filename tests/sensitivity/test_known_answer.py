@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.sensitivity import Factor, paired_change, sobol_design, sobol_indices
+from analysis.sensitivity import Factor, paired_change, sobol_design, sobol_indices, verdict
 from analysis.sensitivity_study import plan_study, run_study
 
 KNOWN = Path(__file__).with_name("known.yaml")
@@ -88,3 +88,27 @@ def test_sobol_indices_of_a_function_of_one_input():
     assert indices[2].total.estimate == 0.0
     assert indices[1].first.covers(1.0) and indices[1].total.covers(1.0)
     assert indices[1].first.estimate > 0.9
+
+
+def test_a_win_rate_that_never_moves_has_no_leader():
+    indices = sobol_indices(["a", "b"], np.full(8 * 4, 0.25), seed=1)
+    assert all(i.total.estimate == 0.0 and i.first.estimate == 0.0 for i in indices)
+    said = verdict(indices, "red")
+    assert said.leader is None and not said.separated
+    assert said.sentence == "no parameter moved red's win rate over these ranges"
+
+
+def test_the_design_pairs_independent_halves():
+    # Saltelli's estimators need A and B independent; SALib's own sampler (one sequence of twice
+    # the dimension) correlates them strongly at these sizes, which this design must not.
+    design = sobol_design(5, 16, seed=1).reshape(16, 7, 5)
+    first, second = design[:, 0, :], design[:, -1, :]
+    for i in range(5):
+        assert abs(np.corrcoef(first[:, i], second[:, i])[0, 1]) < 0.6
+        moved = design[:, 1 + i, :]
+        assert np.array_equal(np.delete(moved, i, axis=1), np.delete(first, i, axis=1))
+        assert np.array_equal(moved[:, i], second[:, i])
+    # each half is still a scrambled Sobol set: one point in each sixteenth of every axis
+    for half in (first, second):
+        for i in range(5):
+            assert sorted(np.floor(half[:, i] * 16).astype(int)) == list(range(16))
