@@ -163,8 +163,8 @@ def report_section(results: Results) -> list[str]:
         f'<p class="note">{e(summary.get("side"))}\'s win rate; {summary.get("oat_runs")} combats '
         f"at each end of each one-at-a-time effect, {summary.get('design_points')} Sobol design "
         f"points of {summary.get('runs')} combats ({summary.get('samples')} base samples); the "
-        f"same combat seeds everywhere (seed {summary.get('seed')}). The one-at-a-time table "
-        "is the scenario at its own values above.</p>"
+        f"same combat seeds everywhere (seed {summary.get('seed')}). The results and charts "
+        "above are the scenario as written.</p>"
     )
     if effects is not None:
         rows = [
