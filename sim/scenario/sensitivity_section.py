@@ -49,6 +49,8 @@ MAX_SAMPLES = 4096
 DEFAULT_RUNS = 100
 DEFAULT_SAMPLES = 32
 DEFAULT_OAT_RUNS = 1000
+#: The sections that set up other analyses; a study's points leave them out.
+SECTIONS = ("sensitivity", "sweep", "variants", "strategies")
 #: Top-level keys a study may not vary (a sweep's, plus the sections it cannot vary).
 STUDY_FIXED_KEYS = {
     **FIXED_KEYS,
@@ -224,7 +226,8 @@ def current_value(data: dict, options: Mapping[str, Any], path: str) -> Any:
 def study_base(data: dict) -> dict:
     """The scenario's data without the sections a study's points do not need.
 
-    The points are plain scenarios: their sweep, variants and this section are left out (so
-    checking a point never checks the study again).
+    The points are plain scenarios: their sweep, variants, strategies and this section are left
+    out (so checking a point never checks the study again, nor builds every other section's
+    scenarios).
     """
-    return {k: v for k, v in data.items() if k not in ("sensitivity", "sweep", "variants")}
+    return {k: v for k, v in data.items() if k not in SECTIONS}
