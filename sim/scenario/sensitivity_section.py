@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from sim.scenario.overrides import get_value, split_path
 from sim.scenario.problems import Problem, ScenarioError, format_path
 from sim.scenario.sweep import FIXED_KEYS, Scalar
-from sim.scenario.variant_section import Build
+from sim.scenario.variant_section import BuildScenario
 from sim.scenario.yamlsource import Source
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ class SensitivityModel(BaseModel):
         return self
 
     def problems(
-        self, source: Source, data: dict, scenario: Scenario, build: Build
+        self, source: Source, data: dict, scenario: Scenario, build: BuildScenario
     ) -> list[Problem]:
         """Every path that names nothing, and every range end that gives a bad scenario.
 
@@ -218,8 +218,9 @@ def current_value(data: dict, options: Mapping[str, Any], path: str) -> Any:
         return get_value(data, path)
     except KeyError:
         steps = split_path(path)
-        if len(steps) == 2 and steps[0] == "options" and steps[1] in options:
-            return options[steps[1]]
+        name = steps[-1]
+        if len(steps) == 2 and steps[0] == "options" and isinstance(name, str) and name in options:
+            return options[name]
         raise
 
 

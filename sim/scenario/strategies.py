@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from sim.scenario.addressing import address
 from sim.scenario.overrides import apply_overrides
 from sim.scenario.problems import Problem, ScenarioError, format_path
-from sim.scenario.variant_section import Build, VariantModel
+from sim.scenario.variant_section import BuildScenario, VariantModel
 from sim.scenario.yamlsource import Source
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def cell_data(data: Mapping[str, Any], row: Strategy, column: Strategy) -> dict:
 
 
 def check_strategies(
-    source: Source, data: Mapping[str, Any], scenario: Scenario, build: Build
+    source: Source, data: Mapping[str, Any], scenario: Scenario, build: BuildScenario
 ) -> list[Problem]:
     """Problems of the ``strategies:`` section of an otherwise valid scenario.
 
@@ -148,7 +148,7 @@ class _SectionCheck:
     """The checks of one ``strategies:`` section, gathering problems at their lines."""
 
     def __init__(
-        self, source: Source, data: Mapping[str, Any], scenario: Scenario, build: Build
+        self, source: Source, data: Mapping[str, Any], scenario: Scenario, build: BuildScenario
     ) -> None:
         self.source = source
         self.data = data

@@ -47,6 +47,9 @@ class Checked:
 
 #: Checks a scenario from a source and overrides (the loader's ``check_source``).
 Build = Callable[[Source, Mapping[str, Any] | None], Checked]
+#: Builds a scenario from a source and overrides, raising its problems (the loader's
+#: ``build_scenario``): what the tournament and sensitivity checks apply each alternative with.
+BuildScenario = Callable[[Source, Mapping[str, Any] | None], "Scenario"]
 #: The problems of the base, as ``(path, found, expected)``: a variant's or a sweep value's
 #: build finds them again, and they are not the variant's.
 Known = set[tuple[tuple, str, str]]
