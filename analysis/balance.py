@@ -392,7 +392,8 @@ def find_balance(
         runs: combats per value while locating.
         refine_runs: combats per value while measuring (default: four times ``runs``).
         seed: the seed (default: the scenario's); the same at every value.
-        label: the parameter's name in tables and plots (default: the path).
+        label: the parameter's name in tables and plots (default: the ``label`` the
+            scenario's sweep gives this path, else the path).
         **options: passed on to :func:`sim.api.simulate` (e.g. ``workers=``).
 
     Raises:
@@ -409,7 +410,7 @@ def find_balance(
         raise BalanceError("at least 3 points per grid")
     seed = scenario.seed if seed is None else seed
     refine_runs = refine_runs or 4 * runs
-    label = label or path
+    label = label or _swept_label(scenario, path) or path
     taken = {"scenario", "variant", "point", *combat_columns(scenario.side_names)}
     if label in taken and label == path:
         raise BalanceError(
@@ -540,6 +541,17 @@ def _search_range(
             f"no range to search from {_show(low)} to {_show(high)}; give one with --range LOW HIGH"
         )
     return current, integer, low, high
+
+
+def _swept_label(scenario: Scenario, path: str) -> str | None:
+    """The ``label`` the scenario's sweep gives the parameter at ``path``, if any."""
+    raw = scenario.data.get("sweep")
+    if not raw:
+        return None
+    for parameter in SweepModel.model_validate(raw).parameters:
+        if parameter.path == path and parameter.label:
+            return parameter.label
+    return None
 
 
 def _swept_values(scenario: Scenario, path: str) -> list[float]:

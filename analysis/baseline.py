@@ -109,6 +109,38 @@ def decode_winners(text: str, side_names: Sequence[str], limit: int = MAX_RUNS) 
     return names[codes]
 
 
+def flat_values(data: Any, prefix: str = "") -> dict[str, Any]:
+    """Every value of a scenario's data by its dotted path, variants left out.
+
+    Lists of named items (sides, combatants) are addressed by name, as overrides address them
+    (``sides.red.combatants.Red swordsman.hp``); other lists by index.
+    """
+    if isinstance(data, dict):
+        items = [(str(k), v) for k, v in data.items() if not (prefix == "" and k == "variants")]
+    elif isinstance(data, list):
+        named = all(isinstance(v, dict) and isinstance(v.get("name"), str) for v in data)
+        names = [v["name"] for v in data] if named else []
+        unique = named and len(set(names)) == len(names)
+        items = [(names[i] if unique else str(i), v) for i, v in enumerate(data)]
+    else:
+        return {prefix: data}
+    flat: dict[str, Any] = {}
+    for key, value in items:
+        flat |= flat_values(value, f"{prefix}.{key}" if prefix else key)
+    return flat
+
+
+def value_changes(then: dict[str, Any], now: dict[str, Any], most: int = 6) -> str:
+    """The values that moved, in words: ``path old → new`` (``-`` where there is none)."""
+
+    def shown(values: dict[str, Any], key: str) -> str:
+        return json.dumps(values[key], default=str) if key in values else "-"
+
+    moved = [key for key in sorted(set(then) | set(now)) if then.get(key, ...) != now.get(key, ...)]
+    text = "; ".join(f"{key} {shown(then, key)} → {shown(now, key)}" for key in moved[:most])
+    return text + (f"; and {len(moved) - most} more" if len(moved) > most else "")
+
+
 def fingerprint(scenario: Scenario) -> str:
     """A hash of what a scenario says (its data without the variants section)."""
     data = {k: v for k, v in scenario.data.items() if k != "variants"}
@@ -140,12 +172,13 @@ def record_baseline(
     for name, arm in chosen.items():
         rows = table[table["variant"] == name]
         summary = summarize(rows, scenario.side_names, scenario.name, seed)
-        for key in ("scenario", "seed", "runs"):
+        for key in ("kind", "scenario", "seed", "runs"):
             summary.pop(key)
         variants[name] = {
             "overrides": variant_overrides(scenario, name),
             "options": arm.option_values(),
             "fingerprint": fingerprint(arm),
+            "values": flat_values(arm.data),
             "summary": summary,
             "winners": encode_winners(list(rows["winner"]), scenario.side_names),
         }
@@ -452,7 +485,7 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
     rows: list[CheckRow] = []
     changed: dict[str, int] = {}
     option_notes: dict[str, list[str]] = {}
-    edited: list[str] = []
+    edited: dict[str, list[str]] = {}
     for name, arm in chosen.items():
         then = recorded_winners[name]
         now = table.loc[table["variant"] == name, "winner"].to_numpy()
@@ -464,10 +497,17 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
         if options:
             option_notes.setdefault(options, []).append(name)
         if recorded[name].get("fingerprint") not in (None, fingerprint(arm)):
-            edited.append(name)
+            then_values = recorded[name].get("values")
+            moved = (
+                value_changes(then_values, flat_values(arm.data))
+                if isinstance(then_values, dict)
+                else "which ones is not recorded in this baseline (recorded before values "
+                f"were); re-record it with `combatsim baseline {scenario_file}` to see them "
+                "next time"
+            )
+            edited.setdefault(moved, []).append(name)
     notes += _grouped(option_notes, "rule options changed in {arms}: {text}")
-    if edited:
-        notes.append(f"the scenario's values differ from the baseline's in {', '.join(edited)}")
+    notes += _grouped(edited, "the scenario's values differ from the baseline's in {arms}: {text}")
     version = baseline.get("combatsim_version")
     if version and version != __version__:
         notes.append(f"baseline recorded with combatsim {version}; this is {__version__}")

@@ -46,6 +46,7 @@ from scipy.stats import binomtest, norm
 from scipy.stats import t as student_t
 
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, PreciseRun, run_until_precise
+from analysis.results import made_with, write_results
 from sim.records import DRAW
 from sim.runner import range_records
 from sim.scenario.loader import load_scenario
@@ -341,6 +342,8 @@ class Comparison:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     outcomes: pd.DataFrame | None = field(default=None, repr=False)
     precision: PreciseRun | None = field(default=None, repr=False)
+    #: The base's rules, file and time limit, recorded with the saved results.
+    made: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def intervals(self) -> list[tuple[float, float]]:
         """Every interval the comparison reports (the paired win-rate differences)."""
@@ -353,6 +356,7 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         """The comparison as one JSON-ready mapping."""
         return {
+            "kind": "comparison",
             "scenario": self.scenario,
             "runs": self.runs,
             "seed": self.seed,
@@ -374,6 +378,30 @@ class Comparison:
             },
             "precision": self.precision.to_dict() if self.precision else None,
         }
+
+    def save(self, directory: str | Path, csv: bool = True) -> list[Path]:
+        """Write ``outcomes.*`` (every arm), ``comparison.json`` and ``meta.json``.
+
+        ``meta.json`` says the kind, ``comparison``: ``combatsim report`` and ``plot`` then show
+        the results arm by arm.
+        """
+        if self.outcomes is None:
+            raise ValueError("a comparison without its outcome table cannot be saved")
+        meta = {
+            "kind": "comparison",
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "runs": self.runs,
+            "side_names": list(self.side_names),
+            "arms": list(self.arms),
+            "alpha": self.alpha,
+            **self.made,
+            **made_with(),
+        }
+        return write_results(
+            directory, self.outcomes, self.to_dict(), meta=meta, csv=csv,
+            summary_name="comparison.json",
+        )  # fmt: skip
 
 
 def compare_outcomes(
@@ -558,6 +586,7 @@ def compare_arms(
     comparison = result(table)
     comparison.precision = precise
     comparison.options = {name: arm.option_values() for name, arm in arms.items()}
+    comparison.made = {"rules": base.rules, "file": base.file, "time_limit_s": base.time_limit_s}
     return comparison
 
 

@@ -2,15 +2,23 @@
 
 Every function takes pandas tables and returns a :class:`matplotlib.figure.Figure` built with the
 object-oriented API (no pyplot, no global figure state, no display needed), so tests inspect the
-axes, labels, series and error bars, and :func:`save_figure` writes PNG and SVG. Intervals are
-95% Wilson intervals for win rates; the survival curve's band is the
-Dvoretzky-Kiefer-Wolfowitz band, which holds for the whole curve at once.
+axes, labels, series and error bars, and :func:`save_figure` writes PNG and SVG.
+
+Each chart says what it shows: an *estimate* carries its 95% interval (Wilson for win rates,
+Student's t for a mean, the Dvoretzky-Kiefer-Wolfowitz band for a survival curve, which holds for
+the whole curve at once), and a histogram is named a *distribution* of single fights. Statistics
+shared with the tables (``hp left``, ``survivors``) are the ones :data:`sim.summary.DEFINITIONS`
+defines, so chart and table give the same number. Categories (a swept option such as
+``lowest_three`` / ``best_set``) are drawn as points with error bars, never joined by a line;
+whole-number parameters get whole-number ticks; every line colour has a contrast of at least 3:1
+on white (WCAG 2.1, graphical objects), and long titles wrap instead of running off the figure.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +28,8 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
+from scipy.stats import t as student_t
 
 from analysis.sweep import win_rates
 from sim.files import make_folder, write_atomically
@@ -28,19 +37,52 @@ from sim.records import DRAW
 
 if TYPE_CHECKING:
     from analysis.balance import BalanceResult
-    from analysis.results import Results
 
 #: File formats :func:`save_figure` writes by default.
 FORMATS = ("png", "svg")
-DRAW_COLOR = "#9e9e9e"
+#: Side colours, in scenario order: matplotlib's ten, with the pale ones (orange, pink, olive,
+#: cyan) darkened until each has a contrast of at least 3:1 on white.
+PALETTE = (
+    "#1f77b4",
+    "#c85200",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#c2258f",
+    "#6b6b6b",
+    "#7a7a00",
+    "#0f7f8c",
+)
+DRAW_COLOR = "#757575"
+#: The part of viridis used for ordered series (its light end is unreadable on white).
+SERIES_RANGE = (0.0, 0.55)
 CONFIDENCE = 0.95
+#: Characters per title line on a figure 7 inches wide (wrapped beyond, never cut).
+TITLE_CHARACTERS = 64
 
 
 def side_colors(side_names: Sequence[str]) -> dict[str, str]:
     """A fixed color per side (in scenario order), grey for draws."""
-    colors = {side: f"C{i % 10}" for i, side in enumerate(side_names)}
+    colors = {side: PALETTE[i % len(PALETTE)] for i, side in enumerate(side_names)}
     colors[DRAW] = DRAW_COLOR
     return colors
+
+
+def series_color(i: int, count: int) -> Any:
+    """The colour of the ``i``-th of ``count`` ordered series (dark to light viridis)."""
+    low, high = SERIES_RANGE
+    return matplotlib.colormaps["viridis"](low + (high - low) * i / max(count - 1, 1))
+
+
+def contrast_on_white(color: Any) -> float:
+    """WCAG 2.1 contrast ratio of a colour against white (1 to 21)."""
+    channels = [
+        c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+        for c in matplotlib.colors.to_rgb(color)
+    ]
+    luminance = 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+    return 1.05 / (luminance + 0.05)
 
 
 def _axes(width: float = 7.0, height: float = 4.2) -> tuple[Figure, Any]:
@@ -52,8 +94,31 @@ def _percent_axis(axis: Any) -> None:
     axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
 
 
-def _title(what: str, scenario: str | None) -> str:
-    return f"{what} — {scenario}" if scenario else what
+def _title(what: str, scenario: str | None, width: float = 7.0) -> str:
+    """The title, wrapped to the figure's width: the scenario on its own line when long."""
+    most = int(TITLE_CHARACTERS * width / 7.0)
+    text = f"{what} — {scenario}" if scenario else what
+    if len(text) <= most:
+        return text
+    lines = [what, scenario] if scenario else [what]
+    return "\n".join(textwrap.fill(line, most, break_long_words=True) for line in lines)
+
+
+def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the mean and its 95% Student's t interval."""
+    n = len(values)
+    mean = float(values.mean()) if n else math.nan
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = float(student_t.ppf(0.5 + CONFIDENCE / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
+    return mean, mean - half, mean + half
+
+
+def _whole_ticks(axis: Any, values: Any) -> None:
+    """Whole-number ticks on an axis whose values are all whole numbers."""
+    numbers = np.asarray(values, dtype=float)
+    if len(numbers) and np.all(np.isfinite(numbers)) and np.all(numbers == np.round(numbers)):
+        axis.set_major_locator(MaxNLocator(integer=True))
 
 
 # -- one run ----------------------------------------------------------------------------------
@@ -88,14 +153,18 @@ def plot_win_rates(
     ax.set_ylim(0, min(1.0, float(rates["ci_high"].max()) + 0.12) if len(rates) else 1)
     _percent_axis(ax.yaxis)
     ax.set_title(_title(f"Win rate per side ({len(outcomes)} combats)", scenario))
-    ax.legend(loc="upper right")
+    figure.legend(loc="outside lower center", ncols=2, fontsize="small")
     return figure
 
 
 def plot_fight_length(
     outcomes: pd.DataFrame, side_names: Sequence[str], scenario: str | None = None
 ) -> Figure:
-    """How long fights last: a histogram stacked by who won, with the mean marked."""
+    """How long fights last: the distribution, stacked by who won; the mean with its 95% CI.
+
+    The bars are single fights (a distribution, no uncertainty to show); the mean is an
+    estimate, so its Student's t interval is the shaded band around the dotted line.
+    """
     figure, ax = _axes()
     colors = side_colors(side_names)
     durations = outcomes["duration_s"].to_numpy(dtype=float)
@@ -109,12 +178,20 @@ def plot_fight_length(
             palette.append(colors[side])
     if series:
         ax.hist(series, bins=edges, stacked=True, label=labels, color=palette)
-        mean = float(durations.mean())
+        mean, low, high = _mean_interval(durations)
         ax.axvline(mean, color="black", linestyle=":", label=f"mean {mean:.2f} s")
+        if math.isfinite(low):
+            ax.axvspan(
+                low,
+                high,
+                color="black",
+                alpha=0.15,
+                label=f"its 95% CI {low:.2f}–{high:.2f}",
+            )
     ax.set_xlabel("fight length (game seconds)")
     ax.set_ylabel("fights")
-    ax.set_title(_title("Fight length", scenario))
-    ax.legend(loc="upper right")
+    ax.set_title(_title(f"Fight length: distribution of {len(outcomes)} fights", scenario))
+    ax.legend(loc="upper right", fontsize="small")
     return figure
 
 
@@ -141,20 +218,22 @@ def plot_survival(
     """The share of fights still running after t seconds, with a 95% DKW band.
 
     With ``by`` (a sweep parameter), one curve per value; the band is drawn when there are at
-    most three curves, to keep the picture readable.
+    most three curves, to keep the picture readable; with more, the legend gives its half-width
+    (the same for every curve of a sweep with the same combats per point).
     """
     figure, ax = _axes()
     if by is None:
         groups = [("all fights", outcomes)]
     else:
         groups = [(f"{by} = {key}", outcomes[outcomes[by] == key]) for key in _order(outcomes, by)]
-    cmap = matplotlib.colormaps["viridis"]
+    widest = 0.0
     for i, (label, group) in enumerate(groups):
-        color = "C0" if len(groups) == 1 else cmap(i / max(len(groups) - 1, 1))
+        color = PALETTE[0] if len(groups) == 1 else series_color(i, len(groups))
         t, s = survival(group["duration_s"])
         ax.step(t, s, where="post", color=color, label=label)
+        eps = dkw_half_width(len(group))
+        widest = max(widest, eps)
         if len(groups) <= 3:
-            eps = math.sqrt(math.log(2 / (1 - CONFIDENCE)) / (2 * len(group)))
             ax.fill_between(
                 t,
                 np.clip(s - eps, 0, 1),
@@ -172,38 +251,75 @@ def plot_survival(
     ax.set_xlim(left=0)
     _percent_axis(ax.yaxis)
     ax.set_title(_title("Fights still running after t seconds", scenario))
-    ax.legend(loc="upper right", fontsize="small", title=None if by is None else by)
+    title = None if by is None else by
+    if len(groups) > 3:
+        title = f"{by}\n(each curve ± {widest:.1%}: 95% DKW band, not drawn)"
+    ax.legend(loc="upper right", fontsize="small", title=title, title_fontsize="small")
     return figure
+
+
+def dkw_half_width(n: int, confidence: float = CONFIDENCE) -> float:
+    """Half-width of the Dvoretzky-Kiefer-Wolfowitz band of an empirical curve of ``n`` fights."""
+    return math.sqrt(math.log(2 / (1 - confidence)) / (2 * n)) if n else 1.0
 
 
 def plot_hp_left(
     outcomes: pd.DataFrame, side_names: Sequence[str], scenario: str | None = None
 ) -> Figure:
-    """How close the fights were: the hit points the winning side had left, per side."""
+    """Hit points left at the end, per side, over all fights: the run summary's ``hp left``.
+
+    A distribution of single fights (a fight the side lost counts 0, as in the table), and its
+    mean, the number the table prints, with the mean's 95% Student's t interval.
+    """
     figure, ax = _axes()
     colors = side_colors(side_names)
-    won = {
-        side: outcomes.loc[outcomes["winner"] == side, f"hp_left_{side}"].to_numpy(dtype=float)
-        for side in side_names
-    }
-    everything = np.concatenate([v for v in won.values() if len(v)] or [np.zeros(1)])
-    edges = _bins(everything, step=1.0, start=0.5)
-    for side, values in won.items():
+    left = {side: outcomes[f"hp_left_{side}"].to_numpy(dtype=float) for side in side_names}
+    everything = np.concatenate([v for v in left.values() if len(v)] or [np.zeros(1)])
+    edges = _bins(everything, step=1.0, start=-0.5)
+    for side, values in left.items():
         if not len(values):
             continue
+        mean, low, high = _mean_interval(values)
         ax.hist(
             values,
             bins=edges,
-            histtype="stepfilled",
-            alpha=0.45,
+            weights=np.full(len(values), 1 / len(values)),
+            histtype="step",
+            linewidth=1.6,
             color=colors[side],
-            edgecolor=colors[side],
-            label=f"{side}: {len(values)} wins, median {np.median(values):g} hp left",
+            label=f"{side}: 0 hp left in {np.mean(values == 0):.0%} of fights",
         )
-    ax.set_xlabel("hit points left on the winning side (its standing combatants)")
-    ax.set_ylabel("fights won")
-    ax.set_xlim(left=0)
-    ax.set_title(_title("Hit points left for the winners", scenario))
+        ax.axvline(mean, color=colors[side], linestyle="--", label=f"{side}: mean {mean:.1f}")
+        if math.isfinite(low):
+            ax.axvspan(
+                low, high, color=colors[side], alpha=0.2, label=f"  95% CI {low:.1f}–{high:.1f}"
+            )
+    # The 0 bar (every lost fight) would flatten the rest: cut it, its share is in the legend.
+    rest = max(
+        (
+            np.histogram(v[v > 0], bins=edges)[0].max() / len(v)
+            for v in left.values()
+            if (v > 0).any()
+        ),
+        default=0.0,
+    )
+    zero = max((float(np.mean(v == 0)) for v in left.values() if len(v)), default=0.0)
+    if rest and zero > 2.5 * rest:
+        ax.set_ylim(0, rest * 1.9)
+        ax.annotate(
+            f"0 hp: bar cut\n(up to {zero:.0%})",
+            (0.6, rest * 1.9),
+            xytext=(4, -4),
+            textcoords="offset points",
+            va="top",
+            fontsize="small",
+        )
+    ax.set_xlabel("hit points left on the side's standing combatants at the end")
+    ax.set_ylabel("share of fights")
+    _percent_axis(ax.yaxis)
+    ax.set_xlim(left=-0.5)
+    _whole_ticks(ax.xaxis, everything)
+    ax.set_title(_title("Hit points left at the end, all fights", scenario))
     ax.legend(loc="upper right", fontsize="small")
     return figure
 
@@ -248,6 +364,44 @@ def _positions(values: pd.Series) -> tuple[np.ndarray, list[str] | None]:
     return np.arange(len(labels), dtype=float), labels
 
 
+def _estimates(
+    ax: Any,
+    x: np.ndarray,
+    y: Any,
+    low: Any,
+    high: Any,
+    *,
+    categorical: bool,
+    color: Any,
+    label: str,
+    band_label: str | None,
+    alpha: float = 0.2,
+) -> None:
+    """Estimates along a parameter: a line and a band, or points with error bars.
+
+    Categories get points: nothing lies between two categories, so nothing is drawn there.
+    """
+    y, low, high = (np.asarray(v, dtype=float) for v in (y, low, high))
+    if categorical:
+        ax.errorbar(x, y, yerr=[y - low, high - y], fmt="o", color=color, capsize=5, label=label)
+        return
+    ax.plot(x, y, marker="o", color=color, label=label)
+    ax.fill_between(x, low, high, color=color, alpha=alpha, label=band_label)
+
+
+def _dodge(i: int, count: int, categorical: bool) -> float:
+    """A small sideways offset so the error bars of several series at one category stay apart."""
+    return (i - (count - 1) / 2) * 0.12 if categorical and count > 1 else 0.0
+
+
+def _parameter_axis(ax: Any, labels: list[str] | None, values: Any) -> None:
+    if labels is not None:
+        ax.set_xticks(np.arange(len(labels)), labels)
+        ax.set_xlim(-0.5, len(labels) - 0.5)
+    else:
+        _whole_ticks(ax.xaxis, values)
+
+
 def plot_win_rate_curve(
     rates: pd.DataFrame,
     parameter: str,
@@ -258,6 +412,7 @@ def plot_win_rate_curve(
     """Win rate per side against a swept parameter, each with its 95% confidence band.
 
     ``rates`` is :func:`analysis.sweep.win_rates` grouped by the parameter (and ``point``).
+    A parameter whose values are not numbers gets points with error bars, not a line.
     """
     figure, ax = _axes()
     colors = side_colors(side_names)
@@ -265,17 +420,22 @@ def plot_win_rate_curve(
     if rates.loc[rates["side"] == DRAW, "wins"].sum() > 0:
         shown.append(DRAW)
     labels = None
-    for side in shown:
+    for i, side in enumerate(shown):
         sub = _in_order(rates[rates["side"] == side], parameter)
         x, labels = _positions(sub[parameter])
         name = "draw" if side == DRAW else side
-        ax.plot(x, sub["win_rate"], marker="o", color=colors[side], label=name)
-        ax.fill_between(
-            x, sub["ci_low"], sub["ci_high"], color=colors[side], alpha=0.2, label=f"{name} 95% CI"
+        _estimates(
+            ax,
+            x + _dodge(i, len(shown), labels is not None),
+            sub["win_rate"],
+            sub["ci_low"],
+            sub["ci_high"],
+            categorical=labels is not None,
+            color=colors[side],
+            label=name if labels is None else f"{name} (95% CI)",
+            band_label=f"{name} 95% CI",
         )
-    if labels is not None:
-        ax.set_xticks(np.arange(len(labels)), labels)
-        ax.set_xlim(-0.5, len(labels) - 0.5)
+    _parameter_axis(ax, labels, rates[parameter] if labels is None else None)
     if target is not None:
         ax.axhline(target, color="black", linestyle="--", linewidth=1, label=f"{target:.0%}")
     runs = int(rates["runs"].max()) if len(rates) else 0
@@ -299,19 +459,25 @@ def plot_win_rate_lines(
     figure, ax = _axes()
     sub = rates[rates["side"] == side]
     keys = _order(sub, series)
-    cmap = matplotlib.colormaps["viridis"]
     labels = None
     for i, key in enumerate(keys):
         line = _in_order(sub[sub[series] == key], parameter)
         x, labels = _positions(line[parameter])
-        color = cmap(i / max(len(keys) - 1, 1))
-        ax.plot(x, line["win_rate"], marker="o", color=color, label=f"{series} = {key}")
-        ax.fill_between(x, line["ci_low"], line["ci_high"], color=color, alpha=0.15)
-    if labels is not None:
-        ax.set_xticks(np.arange(len(labels)), labels)
-        ax.set_xlim(-0.5, len(labels) - 0.5)
+        _estimates(
+            ax,
+            x + _dodge(i, len(keys), labels is not None),
+            line["win_rate"],
+            line["ci_low"],
+            line["ci_high"],
+            categorical=labels is not None,
+            color=series_color(i, len(keys)),
+            label=f"{series} = {key}",
+            band_label=None,
+            alpha=0.15,
+        )
+    _parameter_axis(ax, labels, sub[parameter] if labels is None else None)
     ax.set_xlabel(parameter)
-    ax.set_ylabel(f"{side} win rate (95% CI bands)")
+    ax.set_ylabel(f"{side} win rate (95% CI)")
     ax.set_ylim(0, 1)
     _percent_axis(ax.yaxis)
     ax.set_title(_title(f"{side} win rate against {parameter}", scenario))
@@ -334,7 +500,9 @@ def plot_win_rate_heatmap(
         .pivot_table(index=y, columns=x, values="half")
         .reindex(rows)[columns]
     )
-    figure, ax = _axes(7.0, 0.6 * len(grid.index) + 2.4)
+    # Cells large enough for their two lines of text at a readable size.
+    width = max(7.0, 1.0 * len(grid.columns) + 3.0)
+    figure, ax = _axes(width, max(4.2, 0.8 * len(grid.index) + 2.4))
     image = ax.imshow(grid.to_numpy(), origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto")
     shares, halves = grid.to_numpy(dtype=float), half.to_numpy(dtype=float)
     for row in range(grid.shape[0]):
@@ -350,7 +518,7 @@ def plot_win_rate_heatmap(
                 ha="center",
                 va="center",
                 color=ink,
-                fontsize="x-small",
+                fontsize="small",
             )
     ax.set_xticks(np.arange(grid.shape[1]), [str(v) for v in grid.columns])
     ax.set_yticks(np.arange(grid.shape[0]), [str(v) for v in grid.index])
@@ -360,26 +528,37 @@ def plot_win_rate_heatmap(
     colorbar.set_label(f"{side} win rate")
     colorbar.formatter = PercentFormatter(1.0, decimals=0)
     colorbar.update_ticks()
-    ax.set_title(_title(f"{side} win rate", scenario))
+    ax.set_title(_title(f"{side} win rate", scenario, width))
     return figure
 
 
 def plot_duration_curve(
     outcomes: pd.DataFrame, parameter: str, scenario: str | None = None
 ) -> Figure:
-    """Mean fight length against a swept parameter, with a 95% band (normal approximation)."""
-    stats = outcomes.groupby(parameter)["duration_s"].agg(["mean", "std", "count"])
-    stats = stats.reindex(_order(outcomes, parameter))
-    x, labels = _positions(stats.index.to_series())
-    half = 1.96 * stats["std"].fillna(0) / np.sqrt(stats["count"])
-    figure, ax = _axes()
-    ax.plot(x, stats["mean"], marker="o", color="C0", label="mean fight length")
-    ax.fill_between(
-        x, stats["mean"] - half, stats["mean"] + half, color="C0", alpha=0.2, label="95% CI"
+    """Mean fight length against a swept parameter, with its 95% Student's t interval."""
+    order = _order(outcomes, parameter)
+    stats = pd.DataFrame(
+        [
+            _mean_interval(outcomes.loc[outcomes[parameter] == key, "duration_s"].to_numpy(float))
+            for key in order
+        ],
+        columns=["mean", "low", "high"],
+        index=pd.Index(order, name=parameter),
     )
-    if labels is not None:
-        ax.set_xticks(x, labels)
-        ax.set_xlim(-0.5, len(labels) - 0.5)
+    x, labels = _positions(stats.index.to_series())
+    figure, ax = _axes()
+    _estimates(
+        ax,
+        x,
+        stats["mean"],
+        stats["low"].fillna(stats["mean"]),
+        stats["high"].fillna(stats["mean"]),
+        categorical=labels is not None,
+        color=PALETTE[0],
+        label="mean fight length" + ("" if labels is None else " (95% CI)"),
+        band_label="95% CI",
+    )
+    _parameter_axis(ax, labels, stats.index if labels is None else None)
     ax.set_xlabel(parameter)
     ax.set_ylabel("mean fight length (game seconds)")
     ax.set_ylim(bottom=0)
@@ -400,21 +579,23 @@ def plot_balance(result: BalanceResult) -> Figure:
         grid["win_rate"],
         yerr=[grid["win_rate"] - grid["ci_low"], grid["ci_high"] - grid["win_rate"]],
         fmt="o",
-        color="C0",
+        color=PALETTE[0],
         capsize=4,
         label=f"{result.side} win rate (95% CI)",
     )
     xs = np.linspace(float(grid["value"].min()), float(grid["value"].max()), 200)
     fitted, low, high = result.curve(xs)
-    ax.plot(xs, fitted, color="C1", label="logistic fit")
-    ax.fill_between(xs, low, high, color="C1", alpha=0.2, label="fit 95% CI")
+    ax.plot(xs, fitted, color=PALETTE[1], label="logistic fit")
+    ax.fill_between(xs, low, high, color=PALETTE[1], alpha=0.2, label="fit 95% CI")
     target = f"target {result.target:.0%}"
     ax.axhline(result.target, color="black", linestyle="--", linewidth=1, label=target)
     if result.value is not None:
-        ax.axvline(result.value, color="C3", label=f"balance point {result.value:.3g}")
+        ax.axvline(result.value, color=PALETTE[3], label=f"balance point {result.value:.3g}")
         lo, hi = result.interval
         if math.isfinite(lo) and math.isfinite(hi):
-            ax.axvspan(lo, hi, color="C3", alpha=0.15, label="its 95% CI")
+            ax.axvspan(lo, hi, color=PALETTE[3], alpha=0.15, label="its 95% CI")
+    if result.integer:
+        _whole_ticks(ax.xaxis, grid["value"])
     ax.set_xlabel(result.label)
     ax.set_ylabel(f"{result.side} win rate")
     ax.set_ylim(0, 1)
@@ -460,97 +641,3 @@ class Plot:
     stem: str
     caption: str
     figure: Figure
-
-
-def standard_plots(results: Results) -> list[Plot]:
-    """Every chart that fits a results directory (a run, a one- or a two-parameter sweep)."""
-    outcomes = results.outcomes
-    sides = results.side_names
-    name = results.scenario_name
-    limit = results.meta.get("time_limit_s")
-    if results.kind == "run":
-        return [
-            Plot(
-                "win_rates",
-                "Win rate per side with 95% confidence intervals (Wilson).",
-                plot_win_rates(outcomes, sides, name),
-            ),
-            Plot(
-                "fight_length",
-                "Fight length, stacked by winner.",
-                plot_fight_length(outcomes, sides, name),
-            ),
-            Plot(
-                "survival",
-                "Share of fights still running after t seconds (95% DKW band).",
-                plot_survival(outcomes, scenario=name, time_limit_s=limit),
-            ),
-            Plot(
-                "hp_left",
-                "Hit points left on the winning side: how close the fights were.",
-                plot_hp_left(outcomes, sides, name),
-            ),
-        ]
-    labels = sweep_labels(results)
-    rates = win_rates(outcomes, sides, ["point", *labels])
-    if len(labels) == 1:
-        (x,) = labels
-        return [
-            Plot(
-                "win_rate_curve",
-                f"Win rate against {x} with 95% confidence bands (Wilson).",
-                plot_win_rate_curve(rates, x, sides, name),
-            ),
-            Plot(
-                "duration_curve",
-                f"Mean fight length against {x}.",
-                plot_duration_curve(outcomes, x, name),
-            ),
-            Plot(
-                "survival",
-                f"Share of fights still running after t seconds, per {x}.",
-                plot_survival(outcomes, by=x, scenario=name, time_limit_s=limit),
-            ),
-        ]
-    x, y = labels
-    plots = [
-        Plot(
-            f"heatmap_{i}_{_slug(side)}",
-            f"{side} win rate over {x} and {y}, with the ± of its 95% interval.",
-            plot_win_rate_heatmap(rates, x, y, side, name),
-        )
-        for i, side in enumerate(sides)
-    ]
-    plots.append(
-        Plot(
-            "win_rate_lines",
-            f"{sides[0]} win rate against {x}, one line per {y} (95% bands).",
-            plot_win_rate_lines(rates, x, y, sides[0], name),
-        )
-    )
-    return plots
-
-
-def sweep_labels(results: Results) -> list[str]:
-    """The swept parameters' columns of a sweep's results."""
-    labels = [p["label"] for p in results.parameters]
-    if labels:
-        return labels
-    columns = list(results.outcomes.columns)
-    after = columns[columns.index("point") + 1 :]
-    return [c for c in after if c not in ("combat", "seed")][:2] if "combat" in after else after[:1]
-
-
-def _slug(text: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)
-
-
-def draw_results(
-    results: Results, directory: str | Path | None = None, formats: Sequence[str] = FORMATS
-) -> list[Path]:
-    """Draw every chart of a results directory into ``directory`` (default: ``RESULTS/plots``)."""
-    directory = Path(directory) if directory is not None else results.directory / "plots"
-    written: list[Path] = []
-    for plot in standard_plots(results):
-        written += save_figure(plot.figure, directory, plot.stem, formats)
-    return written

@@ -1,8 +1,11 @@
 """One self-contained HTML file of a results directory, to mail to a colleague.
 
-Everything is inside the file: the charts as SVG images in ``data:`` URIs (sharp at any zoom, and
-isolated from each other), the summary tables, how the results were made (scenario, rule options,
-seed, runs, combatsim version) and the scenario itself. No script or style is fetched from
+It opens with a one-line verdict, says how the results were made (rules, time limit, seed,
+runs), defines every column it shows, and shows a comparison arm by arm with its paired
+differences (never its arms pooled into one run). Everything is inside the file: the charts as
+SVG images in ``data:`` URIs (sharp at any zoom, and isolated from each other), the summary
+tables, how the results were made (scenario, rule options, seed, runs, combatsim version) and
+the scenario itself. No script or style is fetched from
 anywhere; a small inline script only counts the charts that rendered, for the test that opens the
 report in headless Chromium.
 """
@@ -18,20 +21,31 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import yaml
 
-from analysis.plots import Plot, figure_bytes, standard_plots, sweep_labels
+from analysis.charts import standard_plots, sweep_labels
+from analysis.comparison_view import (
+    COMPARISON_DEFINITIONS,
+    arm_rows,
+    comparison_of,
+    comparison_verdict,
+    difference_rows,
+    effect_rows,
+)
+from analysis.plots import Plot, figure_bytes
 from analysis.results import Results, read_results
 from analysis.sensitivity_plots import report_section as sensitivity_section
 from analysis.sweep import win_rates
 from analysis.tournament_report import is_tournament, write_tournament_report
+from analysis.verdict import run_verdict, sweep_verdict
 from sim.files import write_text
 from sim.outdir import FolderLock
 from sim.records import DRAW
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import ScenarioError
-from sim.summary import summarize
+from sim.summary import DEFINITIONS, summarize
 from sim.version import __version__
 
 #: Per-combatant columns shown as means, with their headings.
@@ -48,17 +62,21 @@ COMBATANT_MEANS = (
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
-       max-width: 1100px; padding: 0 1rem; color: #222; line-height: 1.4; }
+       max-width: 1300px; padding: 0 1rem; color: #222; line-height: 1.4; }
 h1 { margin-bottom: .2rem; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2rem;
        margin-top: 2.2rem; }
 table { border-collapse: collapse; margin: .6rem 0; font-size: .92rem; }
 th, td { border: 1px solid #d0d0d0; padding: .25rem .55rem; text-align: right; }
 th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }
 table.meta td { text-align: left; }
-figure { margin: 1.2rem 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figure { margin: 1.2rem 0; }
+figure img { width: min(100%, 1000px); height: auto; border: 1px solid #eee; }
 figcaption { color: #555; font-size: .9rem; }
 pre { background: #f7f7f7; padding: .8rem; overflow-x: auto; font-size: .85rem; }
 .note { color: #666; font-size: .9rem; }
+p.verdict { font-size: 1.25rem; font-weight: 600; margin: .6rem 0 1rem; }
+dl.terms { font-size: .9rem; } dl.terms dt { font-weight: 600; }
+dl.terms dd { margin: 0 0 .4rem 1.2rem; }
 """
 
 SCRIPT = """
@@ -101,7 +119,7 @@ def build_report(results: Results, scenario: str | Path | None = None) -> str:
         scenario: a scenario file to show when the results did not record theirs.
     """
     plots = standard_plots(results)
-    scenario_text, options = _scenario_parts(results, scenario)
+    scenario_text, options, facts = _scenario_parts(results, scenario)
     name = results.scenario_name
     parts = [
         "<!DOCTYPE html>",
@@ -111,20 +129,33 @@ def build_report(results: Results, scenario: str | Path | None = None) -> str:
         f"<title>combatsim report — {_e(name)}</title>",
         f"<style>{STYLE}</style></head><body>",
         f"<header><h1>{_e(name)}</h1>",
+        f'<p class="verdict" id="verdict">{_e(_verdict(results))}</p>',
     ]
     description = results.meta.get("description") or _description(scenario_text)
     if description:
         parts.append(f"<p>{_e(description)}</p>")
     parts.append("</header>")
-    made = _table("run", _made(results), meta=True)
+    made = _table("run", _made(results, facts), meta=True)
     parts += _section("run", "How these results were made", made)
-    parts += _section("summary", "Results", _summary_tables(results))
+    if results.kind == "comparison":
+        parts += _comparison_sections(results)
+    else:
+        parts += _section("summary", "Results", _summary_tables(results))
     combatants = _combatant_table(results)
     if combatants:
-        parts += _section("combatants", "Per combatant (means per combat)", combatants)
+        parts += _section("combatants", "Per combatant (means per combat, ± 95% CI)", combatants)
     parts += _section("charts", "Charts", "".join(_figure(p) for p in plots))
     parts += sensitivity_section(results)
-    if options:
+    parts += _section("terms", "What the columns mean", _terms(results))
+    per_arm = results.summary.get("options") if results.kind == "comparison" else None
+    if isinstance(per_arm, dict) and per_arm:
+        arms = list(per_arm)
+        keys = list(dict.fromkeys(k for arm in arms for k in per_arm[arm]))
+        rows = [[k, *(_value(per_arm[arm].get(k, "")) for arm in arms)] for k in keys]
+        parts += _section(
+            "options", "Rule options per arm", _table("options", rows, ["option", *arms])
+        )
+    elif options:
         rows = [[k, _value(v)] for k, v in options.items()]
         parts += _section("options", "Rule options", _table("options", rows, ["option", "value"]))
     else:
@@ -193,13 +224,26 @@ def _figure(plot: Plot) -> str:
     )
 
 
-def _made(results: Results) -> list[list[Any]]:
+def _verdict(results: Results) -> str:
+    if results.kind == "comparison":
+        return comparison_verdict(comparison_of(results))
+    sides = results.side_names
+    if results.kind == "run":
+        return run_verdict(results.outcomes, sides)
+    labels = sweep_labels(results)
+    rates = win_rates(results.outcomes, sides, ["point", *labels])
+    return sweep_verdict(rates, labels, sides[0], len(sides))
+
+
+def _made(results: Results, facts: dict[str, Any]) -> list[list[Any]]:
     meta = results.meta
     rows: list[list[Any]] = [["scenario", results.scenario_name]]
+    what = {"run": "one run", "sweep": "a sweep", "comparison": "a paired comparison"}
+    rows.append(["these results are", what[results.kind]])
     if meta.get("file"):
         rows.append(["file", meta["file"]])
-    if meta.get("rules"):
-        rows.append(["rules", meta["rules"]])
+    rules = meta.get("rules") or facts.get("rules")
+    rows.append(["rules", rules or "not recorded"])
     rows.append(["seed", results.seed if results.seed is not None else "not recorded"])
     if results.kind == "sweep":
         rows.append(["combats per point", results.runs])
@@ -210,10 +254,18 @@ def _made(results: Results) -> list[list[Any]]:
         rows.append(
             ["common random numbers", "combat k has the same seed at every point of the sweep"]
         )
+    elif results.kind == "comparison":
+        rows.append(["arms", ", ".join(results.arms)])
+        rows.append(["combats per arm", int(results.outcomes.groupby("variant").size().max())])
+        rows.append(
+            ["common random numbers", "combat k of every arm uses the dice stream of (seed, k)"]
+        )
     else:
         rows.append(["combats", len(results.outcomes)])
-    if meta.get("time_limit_s"):
-        rows.append(["time limit", f"{meta['time_limit_s']:g} game seconds (then a draw)"])
+    limit = meta.get("time_limit_s") or facts.get("time_limit_s")
+    rows.append(
+        ["time limit", f"{limit:g} game seconds (then a draw)" if limit else "not recorded"]
+    )
     rows.append(["combats in the table", len(results.outcomes)])
     rows.append(["results made with", f"combatsim {meta.get('combatsim_version', 'unknown')}"])
     if meta.get("created"):
@@ -242,11 +294,11 @@ def _summary_tables(results: Results) -> str:
                 ]
             )
         rows.append(["draw", summary["draws"], f"{summary['draw_rate']:.1%}", "", "", ""])
-        header = ["side", "wins", "win rate", "95% CI (Wilson)", "survivors", "hp left"]
         ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
-        return _table("summary", rows, header) + (
+        return _table("summary", rows, RUN_HEADER) + (
             f'<p class="note">Mean fight length {summary["mean_duration_s"]:.2f} game seconds; '
-            f"how fights ended: {_e(ends)}.</p>"
+            f"how fights ended: {_e(ends)}. Every column is defined under "
+            '<a href="#terms">What the columns mean</a>.</p>'
         )
     labels = sweep_labels(results)
     rates = win_rates(outcomes, sides, ["point", *labels])
@@ -267,28 +319,84 @@ def _summary_tables(results: Results) -> str:
     return _table("summary", rows, header)
 
 
+#: The columns of a run's summary table (defined in :data:`sim.summary.DEFINITIONS`).
+RUN_HEADER = ["side", "wins", "win rate", "95% CI (Wilson)", "survivors", "hp left"]
+
+#: The columns of the sweep and per-combatant tables, defined for the report.
+SWEEP_DEFINITIONS = {
+    "point": "one combination of the swept values; every point plays the same combats",
+    "win rate (95% CI)": "the side's wins / combats at that point, with the 95% Wilson interval",
+    "draws": "combats no side won (everyone out, or the time limit)",
+    "mean length (s)": "mean fight length in game seconds over the point's combats",
+}
+COMBATANT_DEFINITIONS = {
+    "means per combat": "each column's mean over every combat of the run, ± the half-width of "
+    "its 95% interval (normal approximation)",
+    "time out of the fight (s)": "game seconds from the moment the combatant was out to the end "
+    "of the fight (0 when it was still standing)",
+    "how it left": "the share of combats in which it ended out that way, or still standing",
+}
+
+
+def _terms(results: Results) -> str:
+    if results.kind == "comparison":
+        terms = dict(COMPARISON_DEFINITIONS)
+    elif results.kind == "sweep":
+        terms = dict(SWEEP_DEFINITIONS)
+    else:
+        terms = {k: DEFINITIONS[k] for k in RUN_HEADER[1:]}
+        terms["mean fight length"] = DEFINITIONS["mean duration"]
+        if results.combatants is not None:
+            terms |= COMBATANT_DEFINITIONS
+    items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in terms.items())
+    return f'<dl class="terms" id="terms-list">{items}</dl>'
+
+
+def _comparison_sections(results: Results) -> list[str]:
+    comparison = comparison_of(results)
+    header, rows = arm_rows(results)
+    parts = _section("summary", "Each arm on its own", _table("summary", rows, header))
+    header, rows = difference_rows(comparison)
+    parts += _section(
+        "differences",
+        "Paired differences from the base",
+        _table("differences", rows, header)
+        + f'<p class="note">Family-wise error rate α {comparison.alpha:g} (Holm).</p>',
+    )
+    header, rows = effect_rows(comparison)
+    parts += _section(
+        "effects", "Whole combats: outcomes and length", _table("effects", rows, header)
+    )
+    return parts
+
+
 def _combatant_table(results: Results) -> str:
     frame = results.combatants
     if frame is None or not len(frame):
         return ""
-    if results.kind == "sweep":
+    if results.kind != "run":
         return (
-            '<p class="note">The per-combatant table of a sweep is saved in combatants.parquet '
-            "(one row per combatant, combat and point); it is not summarized here.</p>"
+            '<p class="note">The per-combatant table is saved in combatants.parquet (one row '
+            "per combatant and combat); it is not summarized here.</p>"
         )
     means = [c for c, _ in COMBATANT_MEANS if c in frame.columns]
     grouped = frame.groupby(["side", "combatant"], sort=False)
-    table = grouped[means].mean()
+    # The half-width of each mean's 95% interval (normal approximation: many combats).
+    half = 1.96 * grouped[means].std(ddof=1) / grouped[means].count().pow(0.5)
+    table = grouped[means].mean().join(half.add_suffix(" ±"))
     left = grouped["out"].agg(lambda s: _how_left(s)) if "out" in frame.columns else None
     header = ["combatant", "side", *(h for c, h in COMBATANT_MEANS if c in means)]
     if left is not None:
         header.append("how it left (share of combats)")
+        table = table.join(left.rename("how it left"))
     rows = []
     for row in table.reset_index().to_dict("records"):
-        side, combatant = row["side"], row["combatant"]
-        cells = [combatant, side, *(f"{row[c]:.2f}" for c in means)]
+        cells = [row["combatant"], row["side"]]
+        for c in means:
+            shown = f"{row[c]:.2f}"
+            cells.append(f"{shown} ± {row[c + ' ±']:.2f}" if np.isfinite(row[c + " ±"]) else shown)
         if left is not None:
-            cells.append(left.loc[(side, combatant)])
+            cells.append(row["how it left"])
         rows.append(cells)
     return _table("combatants", rows, header)
 
@@ -308,20 +416,29 @@ def _value(value: Any) -> str:
 
 def _scenario_parts(
     results: Results, scenario: str | Path | None
-) -> tuple[str | None, dict[str, Any]]:
-    """The scenario's text and its rule options, from the results or a given file."""
+) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
+    """The scenario's text, its rule options, and its rules and time limit.
+
+    From the results' own records, else the scenario saved next to them, else a given file.
+    """
     text = results.scenario_text
     options = dict(results.meta.get("options") or {})
+    facts: dict[str, Any] = {}
+    loaded = None
     if scenario is not None:
         loaded = load_scenario(scenario)
         text = Path(scenario).read_text(encoding="utf-8")
-        options = loaded.option_values()
-    elif text and not options:
+    elif text:
         try:
-            options = parse_scenario(text, "scenario.yaml").option_values()
+            loaded = parse_scenario(text, "scenario.yaml")
         except ScenarioError:
-            options = {}  # a report still shows what it can
-    return text, options
+            loaded = None  # a report still shows what it can
+    if loaded is not None:
+        options = options if scenario is None and options else loaded.option_values()
+        facts = {"rules": loaded.rules, "time_limit_s": loaded.time_limit_s}
+    if results.kind == "comparison":
+        options = {}  # per arm: the options section shows each arm's
+    return text, options, facts
 
 
 def _description(text: str | None) -> str:

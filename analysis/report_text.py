@@ -1,4 +1,8 @@
-"""The summary of a run as a table on the terminal (rich)."""
+"""The summary of a run as a table on the terminal (rich), with its columns defined under it.
+
+The columns are those of :data:`sim.summary.DEFINITIONS`; the footnote says the one thing a
+reader cannot guess, that ``survivors`` and ``hp left`` are means over *all* combats.
+"""
 
 from __future__ import annotations
 
@@ -37,3 +41,11 @@ def summary_table(
     console.print(table)
     ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
     console.print(f"mean duration {summary['mean_duration_s']:.2f} s of game time; ends: {ends}")
+    console.print(FOOTNOTE, highlight=False)
+
+
+#: Under the table: what ``survivors`` and ``hp left`` are (see ``sim.summary.DEFINITIONS``).
+FOOTNOTE = (
+    "survivors: mean number standing at the end, over all combats (0 when lost)\n"
+    "hp left: mean hit points of those standing, over all combats (0 when lost)"
+)

@@ -1,4 +1,11 @@
-"""A results directory: what a run or a sweep saved, read back without re-running anything.
+"""A results directory: what a run, a sweep or a comparison saved, read back without re-running.
+
+Every results directory says what it holds, its *kind* (:data:`KINDS`): ``run`` (one scenario,
+one arm), ``sweep`` (one arm per point of a sweep, column ``point``) or ``comparison`` (the
+arms of ``compare --out``, paired combat by combat, column ``variant``). The writers record it
+(``"kind"`` in ``summary.json``, ``meta.json`` or a streamed run's ``run.json``); for a directory
+written before they did, :func:`infer_kind` reads it from the files and the table, and refuses
+what it cannot tell rather than pool several arms into one "run".
 
 A results directory holds the outcome table (``outcomes.parquet``, a file or a Parquet dataset
 directory, ``outcomes/`` or ``outcomes.csv``), optionally the per-combatant table
@@ -34,6 +41,12 @@ from sim.version import __version__
 #: Columns every outcome table has; a file without them is not combatsim output.
 REQUIRED = ("combat", "winner", "duration_s")
 
+#: What a results directory can hold (see the module docstring).
+KINDS = ("run", "sweep", "comparison")
+#: Other recorded kinds whose outcome table is one run: a sensitivity study keeps the scenario's
+#: own run at its values next to the study, and is shown as that run (plus its own section).
+HOLDS_ONE_RUN = ("sensitivity",)
+
 
 class ResultsError(CommandError):
     """A directory that does not hold combatsim results (the message says why)."""
@@ -58,11 +71,12 @@ class Results:
     summary: dict[str, Any] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
     scenario_text: str | None = None
+    kind: str = "run"
 
     @property
-    def kind(self) -> str:
-        """``sweep`` for a sweep's results, ``run`` otherwise."""
-        return "sweep" if "point" in self.outcomes.columns else "run"
+    def arms(self) -> list[str]:
+        """The arms of a comparison, base first, in the order they were played."""
+        return list(dict.fromkeys(self.outcomes["variant"])) if "variant" in self.outcomes else []
 
     @property
     def scenario_name(self) -> str:
@@ -119,8 +133,18 @@ def read_results(directory: str | Path) -> Results:
         ResultsError: the directory is missing or holds no outcome table.
     """
     directory = Path(directory)
+    if directory.is_file() and directory.name.endswith(".baseline.json"):
+        raise ResultsError(
+            f"{directory}: a baseline (what `combatsim check` replays), not a results directory; "
+            f"`combatsim check {directory}` compares the scenario with it"
+        )
     if not directory.is_dir():
         raise ResultsError(f"{directory}: no such directory (expected the --out of a run or sweep)")
+    if _json(directory / "summary.json").get("kind") == "tournament":
+        raise ResultsError(
+            f"{directory}: a tournament's folder, not one run, sweep or comparison; "
+            f"`combatsim report {directory}` shows it, and its chart is plots/payoff.png there"
+        )
     outcomes = read_table(directory, "outcomes")
     if outcomes is None:
         raise ResultsError(
@@ -135,14 +159,52 @@ def read_results(directory: str | Path) -> Results:
     order = [c for c in ("point", "combat") if c in outcomes.columns]
     outcomes = outcomes.sort_values(order, kind="stable").reset_index(drop=True)
     combatants = read_table(directory, "combatants")
+    summary = _json(directory / "summary.json")
+    meta = _meta(directory)
+    if (directory / "comparison.json").is_file() and not summary:
+        summary = _json(directory / "comparison.json")
     return Results(
         directory=directory,
         outcomes=outcomes,
         combatants=combatants,
-        summary=_json(directory / "summary.json"),
-        meta=_meta(directory),
+        summary=summary,
+        meta=meta,
         scenario_text=_scenario_text(directory / "scenario.yaml"),
+        kind=infer_kind(directory, outcomes, summary, meta),
     )
+
+
+def infer_kind(
+    directory: Path, outcomes: pd.DataFrame, summary: dict[str, Any], meta: dict[str, Any]
+) -> str:
+    """What a results directory holds: its recorded kind, else what its files and table say.
+
+    A table of several arms (``variant`` column with more than one name) is a comparison
+    whatever else is missing: pooling its arms into one run would report a win rate that no
+    scenario has.
+
+    Raises:
+        ResultsError: the recorded kind is unknown, or contradicts the table.
+    """
+    recorded = meta.get("kind") or summary.get("kind")
+    arms = outcomes["variant"].nunique() if "variant" in outcomes.columns else 1
+    if recorded in HOLDS_ONE_RUN:
+        recorded = "run"
+    if recorded is not None:
+        if recorded not in KINDS:
+            raise ResultsError(
+                f"{directory}: holds results of kind {recorded!r}; this combatsim reads "
+                f"{', '.join(KINDS)}"
+            )
+        if recorded == "run" and arms > 1:
+            raise ResultsError(
+                f"{directory}: recorded as one run, but its outcome table holds {arms} arms "
+                f"({', '.join(map(str, pd.unique(outcomes['variant'])))}); refusing to pool them"
+            )
+        return str(recorded)
+    if (directory / "comparison.json").is_file() or arms > 1:
+        return "comparison"
+    return "sweep" if "point" in outcomes.columns else "run"
 
 
 def _scenario_text(path: Path) -> str | None:
@@ -211,7 +273,8 @@ def _meta(directory: Path) -> dict[str, Any]:
     if meta:
         return meta
     manifest = _json(directory / "run.json")
-    keys = ("scenario", "file", "seed", "runs", "side_names", "variant")
+    keys = ["kind", "scenario", "file", "rules", "time_limit_s", "seed", "runs", "side_names"]
+    keys.append("variant")
     meta = {k: manifest[k] for k in keys if k in manifest}
     if "combatsim" in manifest:
         meta["combatsim_version"] = manifest["combatsim"]
@@ -234,10 +297,6 @@ def run_meta(
     scenario: Any, seed: int, runs: int, kind: str = "run", **extra: Any
 ) -> dict[str, Any]:
     """How a set of results was made, JSON-ready (written as ``meta.json``)."""
-    try:
-        combatsim_version = version("combatsim")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        combatsim_version = __version__
     return {
         "kind": kind,
         "scenario": scenario.name,
@@ -248,9 +307,20 @@ def run_meta(
         "side_names": list(scenario.side_names),
         "seed": seed,
         "runs": runs,
+        **made_with(),
+        **extra,
+    }
+
+
+def made_with() -> dict[str, str]:
+    """The combatsim version and the time, for a ``meta.json``."""
+    try:
+        combatsim_version = version("combatsim")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        combatsim_version = __version__
+    return {
         "combatsim_version": combatsim_version,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        **extra,
     }
 
 
@@ -263,15 +333,18 @@ def write_results(
     meta: dict[str, Any] | None = None,
     scenario_data: dict | None = None,
     csv: bool = False,
+    summary_name: str = "summary.json",
 ) -> list[Path]:
     """Save a results directory that :func:`read_results` reads back (under its lock).
+
+    ``summary_name``: a comparison keeps its summary as ``comparison.json``.
 
     Raises:
         WriteError: a file cannot be written (the message names it and the cause).
         FolderBusy: another combatsim is writing into ``directory``.
     """
     directory = Path(directory)
-    files: dict[str, str] = {"summary.json": json.dumps(summary, indent=2) + "\n"}
+    files: dict[str, str] = {summary_name: json.dumps(summary, indent=2) + "\n"}
     if meta is not None:
         files["meta.json"] = json.dumps(meta, indent=2) + "\n"
     if scenario_data is not None:

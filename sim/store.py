@@ -4,8 +4,9 @@ With ``--out DIR`` (``simulate(out=DIR)``) every chunk is written as soon as it 
 memory stays flat whatever the number of combats and a run that is interrupted (Ctrl-C, or the
 process killed outright) loses nothing it finished. The directory holds:
 
-- ``run.json``: what the run is (scenario fingerprint, seed, first combat, runs, chunk size,
-  detail, variant). A resumed run must match it, so chunks of different runs never mix;
+- ``run.json``: what the run is (``"kind": "run"``, scenario fingerprint, rules, time limit,
+  seed, first combat, runs, chunk size, detail, variant). A resumed run must match it, so
+  chunks of different runs never mix;
 - ``outcomes.parquet/``: a Parquet dataset, one file per chunk named by its first combat
   (``part-000000002000.parquet``); ``pandas.read_parquet(DIR / "outcomes.parquet")`` reads it
   whole, in combat order;
@@ -185,9 +186,12 @@ class RunStore:
         directory = Path(directory)
         manifest = {
             "format": FORMAT,
+            "kind": "run",  # what the directory holds (analysis.results.KINDS)
             "combatsim": __version__,
             "scenario": scenario.name,
             "file": scenario.file,
+            "rules": scenario.rules,
+            "time_limit_s": scenario.time_limit_s,
             "fingerprint": scenario_digest(scenario),
             "seed": seed,
             "first": first,

@@ -22,6 +22,20 @@ if TYPE_CHECKING:
 
 CONFIDENCE = 0.95
 
+#: What every column of a run's summary means: printed under the table by ``run``, shown in the
+#: report, and what the charts draw. "Standing" is a combatant not out of the fight at its end.
+DEFINITIONS = {
+    "wins": "combats the side won (the last side with a combatant standing)",
+    "win rate": "wins / combats",
+    "95% CI (Wilson)": "the 95% Wilson score interval of the win rate",
+    "survivors": "mean number of the side's combatants standing at the end, over all combats "
+    "(a combat the side lost counts 0)",
+    "hp left": "mean hit points of the side's standing combatants at the end, over all combats "
+    "(a combat the side lost counts 0)",
+    "mean duration": "mean fight length in game seconds, over all combats (a draw at the time "
+    "limit counts the limit)",
+}
+
 
 def wilson_interval(
     successes: int, trials: int, confidence: float = CONFIDENCE
@@ -150,9 +164,10 @@ def summary_from_counts(
     One place defines the shape that ``run --json`` prints, whether the counts come from a
     table in memory (:func:`summarize`) or are kept chunk by chunk (:class:`Tally`).
 
-    Keys: ``scenario``, ``runs``, ``seed``, ``sides`` (per side ``wins``, ``win_rate``,
-    ``ci95``, ``mean_survivors``, ``mean_hp_left``), ``draws``, ``draw_rate``, ``ends`` (combats
-    per end reason) and ``mean_duration_s``.
+    Keys: ``kind`` (``"run"``: a results directory's ``summary.json`` says what it holds),
+    ``scenario``, ``runs``, ``seed``, ``sides`` (per side ``wins``, ``win_rate``, ``ci95``,
+    ``mean_survivors``, ``mean_hp_left``: see :data:`DEFINITIONS`), ``draws``, ``draw_rate``,
+    ``ends`` (combats per end reason) and ``mean_duration_s``.
     """
     sides = {}
     for side in side_names:
@@ -167,6 +182,7 @@ def summary_from_counts(
         }
     draws = int(winners.get(DRAW, 0))
     return {
+        "kind": "run",
         "scenario": scenario,
         "runs": runs,
         "seed": seed,

@@ -18,7 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from analysis.balance import find_balance
-from analysis.plots import draw_results, plot_balance, save_figure
+from analysis.charts import draw_results
+from analysis.plots import plot_balance, save_figure
 from analysis.report import write_report
 from analysis.results import read_results
 from analysis.sweep import plan_sweep, run_sweep, sweep_to_precision
@@ -172,7 +173,13 @@ def _sweep_table(result) -> None:
         f"{escape(result.plan.scenario.name)} — sweep of {len(result.plan.points)} points, "
         f"{result.runs} combats each, seed {result.seed} (same seeds at every point)"
     )
-    table = Table(title=title, title_justify="left")
+    table = Table(
+        title=title,
+        title_justify="left",
+        caption="win rate: wins / combats at the point (95% Wilson interval); draws: combats "
+        "no side won; mean s: mean fight length in game seconds",
+        caption_justify="left",
+    )
     table.add_column("point", justify="right")
     for label in result.plan.labels:
         table.add_column(label, justify="right")
@@ -277,7 +284,12 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     help="Combats per value while measuring it (default: 4 x --runs).",
 )
 @seed_option
-@click.option("--label", default=None, help="The parameter's name in the output.")
+@click.option(
+    "--label",
+    default=None,
+    help="The parameter's name in the output (default: its label in the scenario's sweep, "
+    "else PATH).",
+)
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),

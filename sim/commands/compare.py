@@ -34,9 +34,7 @@ from sim.cli import (
     precision_options,
     seed_option,
 )
-from sim.files import write_text
 from sim.outdir import own_folder
-from sim.tables import save_frame
 
 #: Exit code of ``check`` when a win rate moved.
 EXIT_MOVED = 1
@@ -86,7 +84,8 @@ def _player(workers: int | None, scheduler: str | None, chunk_size: int):
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Directory to save every arm's outcomes (Parquet and CSV) and comparison.json into.",
+    help="Directory to save every arm's outcomes (Parquet and CSV), comparison.json and "
+    "meta.json into; `combatsim report OUT` shows it arm by arm.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
 @force_option
@@ -139,9 +138,7 @@ def compare(
         )
         summary = result.to_dict()
         if out is not None:
-            if result.outcomes is not None:
-                save_frame(result.outcomes, out, "outcomes")
-            write_text(out / "comparison.json", json.dumps(summary, indent=2) + "\n")
+            result.save(out)
     if as_json:
         click.echo(json.dumps(summary))
         return
