@@ -98,7 +98,10 @@ def test_the_balance_point_of_a_symmetric_duel_is_inside_its_interval(even_duel)
 
 def test_the_balance_chart_shows_points_fit_target_and_answer(even_duel):
     ax = plot_balance(even_duel).axes[0]
-    assert ax.get_xlabel() == RED_HP and ax.get_ylabel() == "red win rate"
+    # Named by the label the scenario's sweep gives the path, not by the dotted path.
+    assert even_duel.label == "red hp"
+    assert ax.get_xlabel() == "red hp" and ax.get_ylabel() == "red win rate"
+    assert "red hp" in ax.get_title() and RED_HP not in ax.get_title()
     labels = ax.get_legend_handles_labels()[1]
     assert {"logistic fit", "fit 95% CI", "target 50%"} <= set(labels)
     assert any(label.startswith("balance point") for label in labels)
@@ -125,8 +128,12 @@ def test_combatsim_balance_text(tmp_path):
     args = ["balance", str(HP_SWEEP), "--param", RED_HP, "--runs", "40", "--points", "5"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    assert "Balance point of" in result.output and "95% CI" in result.output
+    assert "Balance point of red hp" in result.output and "95% CI" in result.output
     assert "sure?" in result.output
+    # The sweep's label everywhere: the heading, the slope, the table's column.
+    assert RED_HP not in result.output and result.output.count("red hp") >= 3
+    labelled = CliRunner().invoke(cli, [*args, "--label", "Red's hit points"])
+    assert "Balance point of Red's hit points" in labelled.output
 
 
 @pytest.mark.parametrize(

@@ -7,22 +7,22 @@ import pytest
 from click.testing import CliRunner
 from matplotlib.collections import PolyCollection
 from matplotlib.container import BarContainer, ErrorbarContainer
+from scipy.stats import t as t_dist
 
+from analysis.charts import draw_results, standard_plots
 from analysis.plots import (
-    draw_results,
     plot_fight_length,
     plot_hp_left,
     plot_survival,
     plot_win_rate_curve,
     plot_win_rate_heatmap,
     plot_win_rates,
-    standard_plots,
     survival,
 )
 from analysis.results import read_results
 from analysis.sweep import win_rates
 from sim.cli import cli
-from sim.summary import wilson_interval
+from sim.summary import summarize, wilson_interval
 
 
 def legend_labels(ax):
@@ -108,14 +108,43 @@ def test_fight_length_is_stacked_by_winner(run_dir):
     assert f"mean {mean:.2f} s" in labels
 
 
-def test_hit_points_left_for_the_winners(run_dir):
-    outcomes = read_results(run_dir).outcomes
+def test_hit_points_left_is_the_tables_hp_left_with_its_interval(run_dir):
+    results = read_results(run_dir)
+    outcomes = results.outcomes
     ax = plot_hp_left(outcomes, ("red", "blue")).axes[0]
-    assert ax.get_xlabel().startswith("hit points left on the winning side")
+    assert ax.get_xlabel() == "hit points left on the side's standing combatants at the end"
+    summary = summarize(outcomes, ("red", "blue"), "duel", 3)
     labels = legend_labels(ax)
-    wins = outcomes["winner"].value_counts()
-    assert labels[0].startswith(f"red: {wins['red']} wins")
-    assert labels[1].startswith(f"blue: {wins['blue']} wins")
+    for side in ("red", "blue"):
+        values = outcomes[f"hp_left_{side}"].to_numpy(dtype=float)
+        # The chart's mean is the table's "hp left": over all fights, a lost one counting 0.
+        mean = summary["sides"][side]["mean_hp_left"]
+        assert f"{side}: mean {mean:.1f}" in labels
+        (line,) = [
+            line for line in ax.get_lines() if line.get_label() == f"{side}: mean {mean:.1f}"
+        ]
+        assert line.get_xdata()[0] == pytest.approx(mean)
+        half = t_dist.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
+        assert f"  95% CI {mean - half:.1f}–{mean + half:.1f}" in labels
+        assert f"{side}: 0 hp left in {np.mean(values == 0):.0%} of fights" in labels
+
+
+def test_fight_length_marks_the_mean_with_its_interval(run_dir):
+    durations = read_results(run_dir).outcomes["duration_s"].to_numpy(dtype=float)
+    ax = plot_fight_length(read_results(run_dir).outcomes, ("red", "blue")).axes[0]
+    assert "distribution" in ax.get_title()
+    half = t_dist.ppf(0.975, len(durations) - 1) * durations.std(ddof=1) / np.sqrt(400)
+    (band,) = [p for p in ax.patches if p.get_label().startswith("its 95% CI")]
+    assert band.get_x() == pytest.approx(durations.mean() - half)
+    assert band.get_x() + band.get_width() == pytest.approx(durations.mean() + half)
+
+
+def test_many_survival_curves_give_their_band_in_the_legend(hp_sweep):
+    outcomes = hp_sweep.outcomes
+    ax = plot_survival(outcomes, by="red hp").axes[0]
+    per_point = outcomes.groupby("red hp").size().iloc[0]
+    eps = np.sqrt(np.log(2 / 0.05) / (2 * per_point))
+    assert f"± {eps:.1%}: 95% DKW band" in ax.get_legend().get_title().get_text()
 
 
 @pytest.mark.parametrize(

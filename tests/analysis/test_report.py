@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -10,10 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analysis.plots import standard_plots
+from analysis.charts import standard_plots
 from analysis.report import write_report
 from analysis.results import read_results
 from sim.cli import cli
+from sim.summary import DEFINITIONS, wilson_interval
 from tests.analysis.conftest import DUEL
 
 CHROMIUM_FLAGS = [
@@ -182,3 +184,56 @@ def test_a_streamed_run_directory_reads_back_and_reports(tmp_path):
     assert "Red swordsman" in text and "to_hit" in text
     found = inventory(text)
     assert found.figures == [f"chart-{p.stem}" for p in standard_plots(results)]
+
+
+def test_the_report_opens_with_a_one_line_verdict(reports, run_dir):
+    text = reports["run"][1].read_text(encoding="utf-8")
+    outcomes = read_results(run_dir).outcomes
+    wins = outcomes["winner"].value_counts()
+    leader = wins.idxmax()
+    low, high = wilson_interval(int(wins.max()), 400)
+    even = "not even" if not low <= 0.5 <= high else "even within the noise"
+    line = f"{leader} wins {wins.max() / 400:.1%} ± {(high - low) * 50:.1f} of 400 combats; {even}"
+    verdict = text.split('<p class="verdict" id="verdict">')[1].split("</p>")[0]
+    assert verdict.startswith(line)
+    assert text.index('id="verdict"') < text.index('id="run"')  # at the top
+    sweep = reports["hp_sweep"][1].read_text(encoding="utf-8")
+    assert "nearest even at red hp = " in sweep
+
+
+def test_the_report_shows_rules_and_time_limit_of_a_run(reports):
+    # The run was saved without meta.json: both come from the scenario saved next to it.
+    text = reports["run"][1].read_text(encoding="utf-8")
+    assert "<th>rules</th><td>acs</td>" in text
+    assert "<th>time limit</th><td>60 game seconds (then a draw)</td>" in text
+    assert "<th>these results are</th><td>one run</td>" in text
+
+
+def test_the_report_defines_every_column(reports):
+    text = reports["run"][1].read_text(encoding="utf-8")
+    terms = text.split('id="terms-list">')[1].split("</dl>")[0]
+    for column in ("wins", "win rate", "95% CI (Wilson)", "survivors", "hp left"):
+        assert f"<dt>{html.escape(column)}</dt><dd>{html.escape(DEFINITIONS[column])}</dd>" in terms
+    assert "over all combats" in DEFINITIONS["hp left"]
+    for kind in ("hp_sweep", "grid_sweep"):
+        sweep = reports[kind][1].read_text(encoding="utf-8")
+        assert "<dt>point</dt>" in sweep and "<dt>draws</dt>" in sweep
+    # Each chart's caption says what it shows: an interval, or that it is a distribution.
+    assert "distribution of single fights" in text and "Student&#x27;s t" in text
+
+
+def test_per_combatant_means_carry_their_interval(reports, run_dir):
+    text = reports["run"][1].read_text(encoding="utf-8")
+    frame = read_results(run_dir).combatants
+    red = frame[frame["combatant"] == "Red swordsman"]["damage_dealt"]
+    half = 1.96 * red.std(ddof=1) / len(red) ** 0.5
+    assert f"<td>{red.mean():.2f} ± {half:.2f}</td>" in text
+
+
+def test_the_run_table_on_the_terminal_defines_survivors_and_hp_left():
+    result = CliRunner().invoke(cli, ["run", str(DUEL), "--runs", "30", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "survivors: mean number standing at the end, over all combats (0 when lost)" in (
+        result.output
+    )
+    assert "hp left: mean hit points of those standing, over all combats" in result.output

@@ -98,7 +98,34 @@ def test_check_notes_changed_options_and_tolerates_a_noise_level_change(recorded
     assert not report.moved  # nothing moves by 50 points
     notes = " ".join(report.checks[0].notes)
     assert 'rule options changed in base, red-plus3, no-free-action: duplicates "slide" → ' in notes
-    assert "values differ from the baseline's in base, red-plus3, no-free-action" in notes
+    assert (
+        "values differ from the baseline's in base, red-plus3, no-free-action: "
+        'options.duplicates "slide" → "reroll"'
+    ) in notes
+
+
+def test_check_says_which_value_moved_from_what_to_what(recorded):
+    edit(recorded, "ambition_bonus: 1\n", "ambition_bonus: 2\n")
+    report = check([recorded])
+    notes = " ".join(report.checks[0].notes)
+    # Every arm moved the same way: one note names them all, the value and both numbers.
+    assert (
+        "the scenario's values differ from the baseline's in base, control, red-plus3, "
+        "reroll-duplicates, no-free-action: sides.red.combatants.Red swordsman.ambition_bonus "
+        "1 → 2"
+    ) in notes
+
+
+def test_an_old_baseline_without_values_says_how_to_see_them(recorded):
+    path = baseline_path(recorded)
+    data = json.loads(path.read_text())
+    for arm in data["variants"].values():
+        del arm["values"]
+    path.write_text(json.dumps(data))
+    edit(recorded, "ambition_bonus: 1\n", "ambition_bonus: 2\n")
+    notes = " ".join(check([recorded]).checks[0].notes)
+    assert "which ones is not recorded in this baseline" in notes
+    assert f"combatsim baseline {recorded}" in notes
 
 
 def test_check_of_the_bundled_baselines_passes():
