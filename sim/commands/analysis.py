@@ -232,7 +232,11 @@ def _rate(rate: float, low: float, high: float) -> str:
 )
 @handles_bad_input
 def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
-    """Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running."""
+    """Redraw the charts of saved RESULTS (a run's, sweep's or comparison's --out).
+
+    Nothing is played again. A comparison is drawn arm by arm with its paired differences,
+    never pooled; each chart is an estimate with its 95% interval, or a distribution (said so).
+    """
     written = draw_results(read_results(results), out, formats)
     for path in written:
         click.echo(str(path))
@@ -428,5 +432,9 @@ def _balance_text(result) -> None:
 )
 @handles_bad_input
 def report(results: Path, out: Path | None, scenario: Path | None) -> None:
-    """Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options."""
+    """Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options.
+
+    RESULTS is the --out of run, sweep or compare. The report opens with a one-line verdict,
+    defines every column it shows, and shows a comparison arm by arm with its paired differences.
+    """
     click.echo(str(write_report(results, out, scenario)))
