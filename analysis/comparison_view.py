@@ -211,7 +211,7 @@ def comparison_verdict(comparison: Comparison) -> str:
     top = max(changed, key=lambda w: abs(w.difference))
     low, high = top.ci95
     return (
-        f"{top.variant} moves {top.side}'s win rate {points(top.difference)} points "
+        f"{top.variant} moves the win rate of {top.side} {points(top.difference)} points "
         f"({top.base_rate:.1%} → {top.variant_rate:.1%}, 95% CI {points(low)} to {points(high)}); "
         f"{len(changed)} of {len(comparison.wins)} differences significant (Holm, α "
         f"{comparison.alpha:g})."

@@ -1,9 +1,9 @@
 """One line that says what a run or a sweep found, for the top of a report.
 
-"red wins 53.8% ± 2.2; not even": the leading side's win rate with the half-width of its 95%
-Wilson interval, and whether an even fight (each of k sides winning 1/k) lies inside it. A sweep's
-line names where the win rate is lowest, highest and nearest even. A comparison's line is
-:func:`analysis.comparison_view.comparison_verdict`.
+"red won 53.8% ± 2.2 of 2000 combats; not even": the leading side's win rate with the
+half-width of its 95% Wilson interval, and whether an even fight (each of k sides winning 1/k)
+lies inside it. A sweep's line names where the win rate is lowest, highest and nearest even. A
+comparison's line is :func:`analysis.comparison_view.comparison_verdict`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def run_verdict(outcomes: pd.DataFrame, side_names: Sequence[str]) -> str:
         judged = f"even within the noise (its 95% CI, {low:.1%} – {high:.1%}, holds {even:.0%})"
     else:
         judged = "not even"
-    line = f"{leader} wins {rate:.1%} ± {half * 100:.1f} of {runs} combats; {judged}"
+    line = f"{leader} won {rate:.1%} ± {half * 100:.1f} of {runs} combats; {judged}"
     draws = int(counts.get(DRAW, 0))
     if draws:
         line += f"; {draws / runs:.1%} draws"
@@ -52,7 +52,7 @@ def sweep_verdict(rates: pd.DataFrame, labels: Sequence[str], side: str, sides: 
     half = (near["ci_high"] - near["ci_low"]) / 2
     judged = "even" if near["ci_low"] <= even <= near["ci_high"] else "not even"
     return (
-        f"{side} wins {low['win_rate']:.1%} at {at(low)} up to {high['win_rate']:.1%} at "
+        f"{side} won {low['win_rate']:.1%} at {at(low)} up to {high['win_rate']:.1%} at "
         f"{at(high)}; nearest even at {at(near)}: {near['win_rate']:.1%} ± {half * 100:.1f} "
         f"({judged} within its 95% CI)."
     )

@@ -193,7 +193,7 @@ def test_the_report_opens_with_a_one_line_verdict(reports, run_dir):
     leader = wins.idxmax()
     low, high = wilson_interval(int(wins.max()), 400)
     even = "not even" if not low <= 0.5 <= high else "even within the noise"
-    line = f"{leader} wins {wins.max() / 400:.1%} ± {(high - low) * 50:.1f} of 400 combats; {even}"
+    line = f"{leader} won {wins.max() / 400:.1%} ± {(high - low) * 50:.1f} of 400 combats; {even}"
     verdict = text.split('<p class="verdict" id="verdict">')[1].split("</p>")[0]
     assert verdict.startswith(line)
     assert text.index('id="verdict"') < text.index('id="run"')  # at the top

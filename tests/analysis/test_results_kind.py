@@ -157,5 +157,5 @@ def test_the_verdict_of_a_comparison_names_the_largest_significant_move():
         }
     )
     verdict = comparison_verdict(compare_outcomes(outcomes, ("red", "blue"), scenario="x"))
-    assert verdict.startswith("tweak moves red's win rate +15.0 points (60.0% → 75.0%")
+    assert verdict.startswith("tweak moves the win rate of red +15.0 points (60.0% → 75.0%")
     assert verdict.endswith("2 of 2 differences significant (Holm, α 0.05).")
