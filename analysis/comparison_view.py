@@ -15,8 +15,15 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analysis.chart_style import (
+    CONFIDENCE,
+    DRAW_COLOR,
+    PALETTE,
+    new_axes,
+    percent_axis,
+    wrapped_title,
+)
 from analysis.compare import ALPHA, BASE, Comparison, compare_outcomes, points
-from analysis.plots import CONFIDENCE, DRAW_COLOR, PALETTE, _axes, _percent_axis, _title
 from analysis.results import Results, ResultsError
 from analysis.sweep import win_rates
 from sim.records import DRAW
@@ -60,7 +67,7 @@ def plot_arm_win_rates(results: Results) -> Figure:
     if rates.loc[rates["side"] == DRAW, "wins"].sum() > 0:
         sides.append(DRAW)
     arms = results.arms
-    figure, ax = _axes(max(7.0, 1.2 * len(arms) + 2.5), 4.4)
+    figure, ax = new_axes(max(7.0, 1.2 * len(arms) + 2.5), 4.4)
     width = 0.8 / len(sides)
     for i, side in enumerate(sides):
         sub = rates[rates["side"] == side]
@@ -81,10 +88,12 @@ def plot_arm_win_rates(results: Results) -> Figure:
     ax.set_xlabel("arm (the same combats in each)")
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1.05)
-    _percent_axis(ax.yaxis)
+    percent_axis(ax.yaxis)
     runs = int(rates["runs"].max())
     width_in = figure.get_figwidth()
-    ax.set_title(_title(f"Win rate per arm ({runs} combats each)", results.scenario_name, width_in))
+    ax.set_title(
+        wrapped_title(f"Win rate per arm ({runs} combats each)", results.scenario_name, width_in)
+    )
     ax.legend(loc="upper left", fontsize="small", ncols=min(len(sides) + 1, 4))
     return figure
 
@@ -95,7 +104,7 @@ def plot_paired_differences(comparison: Comparison) -> Figure:
     A filled marker is significant after Holm's correction; a hollow one is not.
     """
     rows = comparison.wins
-    figure, ax = _axes(7.0, max(3.0, 0.35 * len(rows) + 1.8))
+    figure, ax = new_axes(7.0, max(3.0, 0.35 * len(rows) + 1.8))
     y = np.arange(len(rows))[::-1]
     for yi, row in zip(y, rows, strict=True):
         color = PALETTE[comparison.side_names.index(row.side) % len(PALETTE)]
@@ -113,7 +122,7 @@ def plot_paired_differences(comparison: Comparison) -> Figure:
     ax.set_yticks(y, [f"{row.variant}: {row.side}" for row in rows])
     ax.set_xlabel("variant − base, win rate in percentage points (95% CI, Tango)")
     ax.set_title(
-        _title(
+        wrapped_title(
             f"Paired difference from the base ({comparison.runs} combats an arm)",
             comparison.scenario,
         )

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 import math
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,98 +27,26 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, PercentFormatter
-from scipy.stats import t as student_t
+from matplotlib.ticker import PercentFormatter
 
+from analysis.chart_style import (
+    CONFIDENCE,
+    FORMATS,
+    PALETTE,
+    mean_interval,
+    new_axes,
+    percent_axis,
+    series_color,
+    side_colors,
+    whole_ticks,
+    wrapped_title,
+)
 from analysis.sweep import win_rates
 from sim.files import make_folder, write_atomically
 from sim.records import DRAW
 
 if TYPE_CHECKING:
     from analysis.balance import BalanceResult
-
-#: File formats :func:`save_figure` writes by default.
-FORMATS = ("png", "svg")
-#: Side colours, in scenario order: matplotlib's ten, with the pale ones (orange, pink, olive,
-#: cyan) darkened until each has a contrast of at least 3:1 on white.
-PALETTE = (
-    "#1f77b4",
-    "#c85200",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
-    "#8c564b",
-    "#c2258f",
-    "#6b6b6b",
-    "#7a7a00",
-    "#0f7f8c",
-)
-DRAW_COLOR = "#757575"
-#: The part of viridis used for ordered series (its light end is unreadable on white).
-SERIES_RANGE = (0.0, 0.55)
-CONFIDENCE = 0.95
-#: Characters per title line on a figure 7 inches wide (wrapped beyond, never cut).
-TITLE_CHARACTERS = 64
-
-
-def side_colors(side_names: Sequence[str]) -> dict[str, str]:
-    """A fixed color per side (in scenario order), grey for draws."""
-    colors = {side: PALETTE[i % len(PALETTE)] for i, side in enumerate(side_names)}
-    colors[DRAW] = DRAW_COLOR
-    return colors
-
-
-def series_color(i: int, count: int) -> Any:
-    """The colour of the ``i``-th of ``count`` ordered series (dark to light viridis)."""
-    low, high = SERIES_RANGE
-    return matplotlib.colormaps["viridis"](low + (high - low) * i / max(count - 1, 1))
-
-
-def contrast_on_white(color: Any) -> float:
-    """WCAG 2.1 contrast ratio of a colour against white (1 to 21)."""
-    channels = [
-        c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-        for c in matplotlib.colors.to_rgb(color)
-    ]
-    luminance = 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
-    return 1.05 / (luminance + 0.05)
-
-
-def _axes(width: float = 7.0, height: float = 4.2) -> tuple[Figure, Any]:
-    figure = Figure(figsize=(width, height), layout="constrained")
-    return figure, figure.add_subplot()
-
-
-def _percent_axis(axis: Any) -> None:
-    axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-
-
-def _title(what: str, scenario: str | None, width: float = 7.0) -> str:
-    """The title, wrapped to the figure's width: the scenario on its own line when long."""
-    most = int(TITLE_CHARACTERS * width / 7.0)
-    text = f"{what} — {scenario}" if scenario else what
-    if len(text) <= most:
-        return text
-    lines = [what, scenario] if scenario else [what]
-    return "\n".join(textwrap.fill(line, most, break_long_words=True) for line in lines)
-
-
-def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
-    """``(mean, low, high)``: the mean and its 95% Student's t interval."""
-    n = len(values)
-    mean = float(values.mean()) if n else math.nan
-    if n < 2:
-        return mean, math.nan, math.nan
-    half = float(student_t.ppf(0.5 + CONFIDENCE / 2, n - 1) * values.std(ddof=1) / math.sqrt(n))
-    return mean, mean - half, mean + half
-
-
-def _whole_ticks(axis: Any, values: Any) -> None:
-    """Whole-number ticks on an axis whose values are all whole numbers."""
-    numbers = np.asarray(values, dtype=float)
-    if len(numbers) and np.all(np.isfinite(numbers)) and np.all(numbers == np.round(numbers)):
-        axis.set_major_locator(MaxNLocator(integer=True))
-
 
 # -- one run ----------------------------------------------------------------------------------
 
@@ -131,7 +58,7 @@ def plot_win_rates(
     rates = win_rates(outcomes, side_names)
     if rates.loc[rates["side"] == DRAW, "wins"].sum() == 0:
         rates = rates[rates["side"] != DRAW]
-    figure, ax = _axes()
+    figure, ax = new_axes()
     colors = side_colors(side_names)
     x = np.arange(len(rates))
     rate = rates["win_rate"].to_numpy()
@@ -151,8 +78,8 @@ def plot_win_rates(
     ax.set_xlabel("side")
     ax.set_ylabel("win rate")
     ax.set_ylim(0, min(1.0, float(rates["ci_high"].max()) + 0.12) if len(rates) else 1)
-    _percent_axis(ax.yaxis)
-    ax.set_title(_title(f"Win rate per side ({len(outcomes)} combats)", scenario))
+    percent_axis(ax.yaxis)
+    ax.set_title(wrapped_title(f"Win rate per side ({len(outcomes)} combats)", scenario))
     figure.legend(loc="outside lower center", ncols=2, fontsize="small")
     return figure
 
@@ -165,7 +92,7 @@ def plot_fight_length(
     The bars are single fights (a distribution, no uncertainty to show); the mean is an
     estimate, so its Student's t interval is the shaded band around the dotted line.
     """
-    figure, ax = _axes()
+    figure, ax = new_axes()
     colors = side_colors(side_names)
     durations = outcomes["duration_s"].to_numpy(dtype=float)
     edges = _bins(durations, step=0.1)
@@ -178,7 +105,7 @@ def plot_fight_length(
             palette.append(colors[side])
     if series:
         ax.hist(series, bins=edges, stacked=True, label=labels, color=palette)
-        mean, low, high = _mean_interval(durations)
+        mean, low, high = mean_interval(durations)
         ax.axvline(mean, color="black", linestyle=":", label=f"mean {mean:.2f} s")
         if math.isfinite(low):
             ax.axvspan(
@@ -190,7 +117,7 @@ def plot_fight_length(
             )
     ax.set_xlabel("fight length (game seconds)")
     ax.set_ylabel("fights")
-    ax.set_title(_title(f"Fight length: distribution of {len(outcomes)} fights", scenario))
+    ax.set_title(wrapped_title(f"Fight length: distribution of {len(outcomes)} fights", scenario))
     ax.legend(loc="upper right", fontsize="small")
     return figure
 
@@ -221,7 +148,7 @@ def plot_survival(
     most three curves, to keep the picture readable; with more, the legend gives its half-width
     (the same for every curve of a sweep with the same combats per point).
     """
-    figure, ax = _axes()
+    figure, ax = new_axes()
     if by is None:
         groups = [("all fights", outcomes)]
     else:
@@ -249,8 +176,8 @@ def plot_survival(
     ax.set_ylabel("share of fights still running")
     ax.set_ylim(0, 1.02)
     ax.set_xlim(left=0)
-    _percent_axis(ax.yaxis)
-    ax.set_title(_title("Fights still running after t seconds", scenario))
+    percent_axis(ax.yaxis)
+    ax.set_title(wrapped_title("Fights still running after t seconds", scenario))
     title = None if by is None else by
     if len(groups) > 3:
         title = f"{by}\n(each curve ± {widest:.1%}: 95% DKW band, not drawn)"
@@ -271,7 +198,7 @@ def plot_hp_left(
     A distribution of single fights (a fight the side lost counts 0, as in the table), and its
     mean, the number the table prints, with the mean's 95% Student's t interval.
     """
-    figure, ax = _axes()
+    figure, ax = new_axes()
     colors = side_colors(side_names)
     left = {side: outcomes[f"hp_left_{side}"].to_numpy(dtype=float) for side in side_names}
     everything = np.concatenate([v for v in left.values() if len(v)] or [np.zeros(1)])
@@ -279,7 +206,7 @@ def plot_hp_left(
     for side, values in left.items():
         if not len(values):
             continue
-        mean, low, high = _mean_interval(values)
+        mean, low, high = mean_interval(values)
         ax.hist(
             values,
             bins=edges,
@@ -316,10 +243,10 @@ def plot_hp_left(
         )
     ax.set_xlabel("hit points left on the side's standing combatants at the end")
     ax.set_ylabel("share of fights")
-    _percent_axis(ax.yaxis)
+    percent_axis(ax.yaxis)
     ax.set_xlim(left=-0.5)
-    _whole_ticks(ax.xaxis, everything)
-    ax.set_title(_title("Hit points left at the end, all fights", scenario))
+    whole_ticks(ax.xaxis, everything)
+    ax.set_title(wrapped_title("Hit points left at the end, all fights", scenario))
     ax.legend(loc="upper right", fontsize="small")
     return figure
 
@@ -399,7 +326,7 @@ def _parameter_axis(ax: Any, labels: list[str] | None, values: Any) -> None:
         ax.set_xticks(np.arange(len(labels)), labels)
         ax.set_xlim(-0.5, len(labels) - 0.5)
     else:
-        _whole_ticks(ax.xaxis, values)
+        whole_ticks(ax.xaxis, values)
 
 
 def plot_win_rate_curve(
@@ -414,7 +341,7 @@ def plot_win_rate_curve(
     ``rates`` is :func:`analysis.sweep.win_rates` grouped by the parameter (and ``point``).
     A parameter whose values are not numbers gets points with error bars, not a line.
     """
-    figure, ax = _axes()
+    figure, ax = new_axes()
     colors = side_colors(side_names)
     shown = list(side_names)
     if rates.loc[rates["side"] == DRAW, "wins"].sum() > 0:
@@ -442,8 +369,8 @@ def plot_win_rate_curve(
     ax.set_xlabel(parameter)
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
-    _percent_axis(ax.yaxis)
-    ax.set_title(_title(f"Win rate against {parameter} ({runs} combats a point)", scenario))
+    percent_axis(ax.yaxis)
+    ax.set_title(wrapped_title(f"Win rate against {parameter} ({runs} combats a point)", scenario))
     ax.legend(loc="best", fontsize="small")
     return figure
 
@@ -456,7 +383,7 @@ def plot_win_rate_lines(
     scenario: str | None = None,
 ) -> Figure:
     """One side's win rate against one parameter, one line (and band) per value of another."""
-    figure, ax = _axes()
+    figure, ax = new_axes()
     sub = rates[rates["side"] == side]
     keys = _order(sub, series)
     labels = None
@@ -479,8 +406,8 @@ def plot_win_rate_lines(
     ax.set_xlabel(parameter)
     ax.set_ylabel(f"{side} win rate (95% CI)")
     ax.set_ylim(0, 1)
-    _percent_axis(ax.yaxis)
-    ax.set_title(_title(f"{side} win rate against {parameter}", scenario))
+    percent_axis(ax.yaxis)
+    ax.set_title(wrapped_title(f"{side} win rate against {parameter}", scenario))
     ax.legend(loc="best", fontsize="small")
     return figure
 
@@ -502,7 +429,7 @@ def plot_win_rate_heatmap(
     )
     # Cells large enough for their two lines of text at a readable size.
     width = max(7.0, 1.0 * len(grid.columns) + 3.0)
-    figure, ax = _axes(width, max(4.2, 0.8 * len(grid.index) + 2.4))
+    figure, ax = new_axes(width, max(4.2, 0.8 * len(grid.index) + 2.4))
     image = ax.imshow(grid.to_numpy(), origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto")
     shares, halves = grid.to_numpy(dtype=float), half.to_numpy(dtype=float)
     for row in range(grid.shape[0]):
@@ -528,7 +455,7 @@ def plot_win_rate_heatmap(
     colorbar.set_label(f"{side} win rate")
     colorbar.formatter = PercentFormatter(1.0, decimals=0)
     colorbar.update_ticks()
-    ax.set_title(_title(f"{side} win rate", scenario, width))
+    ax.set_title(wrapped_title(f"{side} win rate", scenario, width))
     return figure
 
 
@@ -539,14 +466,14 @@ def plot_duration_curve(
     order = _order(outcomes, parameter)
     stats = pd.DataFrame(
         [
-            _mean_interval(outcomes.loc[outcomes[parameter] == key, "duration_s"].to_numpy(float))
+            mean_interval(outcomes.loc[outcomes[parameter] == key, "duration_s"].to_numpy(float))
             for key in order
         ],
         columns=["mean", "low", "high"],
         index=pd.Index(order, name=parameter),
     )
     x, labels = _positions(stats.index.to_series())
-    figure, ax = _axes()
+    figure, ax = new_axes()
     _estimates(
         ax,
         x,
@@ -562,7 +489,7 @@ def plot_duration_curve(
     ax.set_xlabel(parameter)
     ax.set_ylabel("mean fight length (game seconds)")
     ax.set_ylim(bottom=0)
-    ax.set_title(_title(f"Fight length against {parameter}", scenario))
+    ax.set_title(wrapped_title(f"Fight length against {parameter}", scenario))
     ax.legend(loc="best")
     return figure
 
@@ -572,7 +499,7 @@ def plot_duration_curve(
 
 def plot_balance(result: BalanceResult) -> Figure:
     """The balance search: observed win rates, the fitted curve, the target and the answer."""
-    figure, ax = _axes()
+    figure, ax = new_axes()
     grid = result.grid
     ax.errorbar(
         grid["value"],
@@ -595,12 +522,12 @@ def plot_balance(result: BalanceResult) -> Figure:
         if math.isfinite(lo) and math.isfinite(hi):
             ax.axvspan(lo, hi, color=PALETTE[3], alpha=0.15, label="its 95% CI")
     if result.integer:
-        _whole_ticks(ax.xaxis, grid["value"])
+        whole_ticks(ax.xaxis, grid["value"])
     ax.set_xlabel(result.label)
     ax.set_ylabel(f"{result.side} win rate")
     ax.set_ylim(0, 1)
-    _percent_axis(ax.yaxis)
-    ax.set_title(_title(f"Balance point of {result.label}", result.scenario))
+    percent_axis(ax.yaxis)
+    ax.set_title(wrapped_title(f"Balance point of {result.label}", result.scenario))
     ax.legend(loc="best", fontsize="small")
     return figure
 

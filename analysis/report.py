@@ -21,11 +21,10 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pandas as pd
 import yaml
 
 from analysis.charts import standard_plots, sweep_labels
+from analysis.combatant_means import COMBATANT_DEFINITIONS, combatant_rows
 from analysis.comparison_view import (
     COMPARISON_DEFINITIONS,
     arm_rows,
@@ -47,18 +46,6 @@ from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import ScenarioError
 from sim.summary import DEFINITIONS, summarize
 from sim.version import __version__
-
-#: Per-combatant columns shown as means, with their headings.
-COMBATANT_MEANS = (
-    ("damage_dealt", "damage dealt"),
-    ("damage_taken", "damage taken"),
-    ("actions_taken", "actions taken"),
-    ("actions_lost", "actions lost"),
-    ("actions_disrupted", "actions disrupted"),
-    ("hits", "hits"),
-    ("criticals", "criticals"),
-    ("time_out_s", "time out of the fight (s)"),
-)
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
@@ -329,13 +316,6 @@ SWEEP_DEFINITIONS = {
     "draws": "combats no side won (everyone out, or the time limit)",
     "mean length (s)": "mean fight length in game seconds over the point's combats",
 }
-COMBATANT_DEFINITIONS = {
-    "means per combat": "each column's mean over every combat of the run, ± the half-width of "
-    "its 95% interval (normal approximation)",
-    "time out of the fight (s)": "game seconds from the moment the combatant was out to the end "
-    "of the fight (0 when it was still standing)",
-    "how it left": "the share of combats in which it ended out that way, or still standing",
-}
 
 
 def _terms(results: Results) -> str:
@@ -379,31 +359,8 @@ def _combatant_table(results: Results) -> str:
             '<p class="note">The per-combatant table is saved in combatants.parquet (one row '
             "per combatant and combat); it is not summarized here.</p>"
         )
-    means = [c for c, _ in COMBATANT_MEANS if c in frame.columns]
-    grouped = frame.groupby(["side", "combatant"], sort=False)
-    # The half-width of each mean's 95% interval (normal approximation: many combats).
-    half = 1.96 * grouped[means].std(ddof=1) / grouped[means].count().pow(0.5)
-    table = grouped[means].mean().join(half.add_suffix(" ±"))
-    left = grouped["out"].agg(lambda s: _how_left(s)) if "out" in frame.columns else None
-    header = ["combatant", "side", *(h for c, h in COMBATANT_MEANS if c in means)]
-    if left is not None:
-        header.append("how it left (share of combats)")
-        table = table.join(left.rename("how it left"))
-    rows = []
-    for row in table.reset_index().to_dict("records"):
-        cells = [row["combatant"], row["side"]]
-        for c in means:
-            shown = f"{row[c]:.2f}"
-            cells.append(f"{shown} ± {row[c + ' ±']:.2f}" if np.isfinite(row[c + " ±"]) else shown)
-        if left is not None:
-            cells.append(row["how it left"])
-        rows.append(cells)
+    header, rows = combatant_rows(frame)
     return _table("combatants", rows, header)
-
-
-def _how_left(out: pd.Series) -> str:
-    counts = out.fillna("").replace("", "still standing").value_counts(normalize=True)
-    return ", ".join(f"{k} {v:.0%}" for k, v in counts.items())
 
 
 def _value(value: Any) -> str:

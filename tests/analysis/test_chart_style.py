@@ -11,15 +11,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.container import ErrorbarContainer
 from matplotlib.lines import Line2D
 
+from analysis.chart_style import DRAW_COLOR, PALETTE, contrast_on_white, series_color
 from analysis.charts import standard_plots
-from analysis.plots import (
-    DRAW_COLOR,
-    PALETTE,
-    contrast_on_white,
-    plot_duration_curve,
-    plot_win_rate_curve,
-    series_color,
-)
+from analysis.plots import plot_duration_curve, plot_win_rate_curve
 from analysis.results import read_results
 from sim.records import DRAW
 from sim.summary import wilson_interval
