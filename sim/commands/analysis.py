@@ -232,9 +232,9 @@ def _rate(rate: float, low: float, high: float) -> str:
 )
 @handles_bad_input
 def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
-    """Redraw the charts of saved RESULTS (a run's, sweep's or comparison's --out).
+    """Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running.
 
-    Nothing is played again. A comparison is drawn arm by arm with its paired differences,
+    RESULTS may also be the --out of compare. A comparison is drawn arm by arm with its paired differences,
     never pooled; each chart is an estimate with its 95% interval, or a distribution (said so).
     """
     written = draw_results(read_results(results), out, formats)
