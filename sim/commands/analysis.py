@@ -234,8 +234,9 @@ def _rate(rate: float, low: float, high: float) -> str:
 def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     """Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running.
 
-    RESULTS may also be the --out of compare. A comparison is drawn arm by arm with its paired differences,
-    never pooled; each chart is an estimate with its 95% interval, or a distribution (said so).
+    RESULTS may also be the --out of compare: a comparison is drawn arm by arm with its paired
+    differences, never pooled. Each chart is an estimate with its 95% interval, or a
+    distribution (and says so).
     """
     written = draw_results(read_results(results), out, formats)
     for path in written:
