@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,12 +18,20 @@ from typing import TYPE_CHECKING, Any
 from sim.files import write_text
 from sim.narrate import narrate
 from sim.outdir import FolderLock
-from sim.parallel import RunSpec, executor_for
+from sim.parallel import RunSpec, available_cores, executor_for, probe_here
 from sim.progress import progress_bar
-from sim.runner import DEFAULT_CHUNK, ChunkResult, chunk_bounds, trace_combat
+from sim.runner import (
+    DEFAULT_CHUNK,
+    ChunkResult,
+    WorkPlan,
+    choose_plan,
+    chunk_bounds,
+    merged,
+    trace_combat,
+)
 from sim.scenario.loader import load_scenario
 from sim.scenario.schema import Scenario
-from sim.store import COMBATANTS, RunStore, write_scenario
+from sim.store import COMBATANTS, MANIFEST, RunStore, write_scenario
 from sim.summary import Tally, summarize
 from sim.tables import combatants_frame, outcomes_frame, save_frame
 from sim.watch import RunSize, RunWatch
@@ -41,6 +50,8 @@ class RunResult:
     outcomes: pd.DataFrame
     summary: dict[str, Any]
     combatants: pd.DataFrame | None = field(default=None)
+    #: How the run was played (workers, chunk size and why; not part of the results).
+    plan: WorkPlan | None = field(default=None, compare=False)
 
     def save(self, directory: str | Path, csv: bool = True) -> list[Path]:
         """Write the tables, ``summary.json`` and ``scenario.yaml`` into ``directory``.
@@ -76,6 +87,7 @@ class StoredRunResult(RunResult):
         self.runs = runs
         self.summary = summary
         self.store = store
+        self.plan = None
         self._outcomes: pd.DataFrame | None = None
         self._combatants: pd.DataFrame | None = None
 
@@ -131,7 +143,7 @@ def simulate(
     seed: int | None = None,
     *,
     detail: bool = False,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     variant: str = "base",
     first: int = 0,
     workers: int | None = None,
@@ -143,19 +155,24 @@ def simulate(
 ) -> RunResult:
     """Play ``runs`` combats of a scenario and summarize them.
 
-    The combats are played in chunks of ``chunk_size`` on every core (or a Dask cluster); the
-    tables are the same, row for row, whatever the workers, the chunk size or the scheduler.
+    The combats are played in chunks on every core (or a Dask cluster); the tables are the
+    same, row for row, whatever the workers, the chunk size or the scheduler. Left to itself
+    (``workers`` and ``chunk_size`` None), the run times its first combats in this process and
+    chooses from that (:func:`sim.runner.choose_plan`): a run one core finishes in a couple of
+    seconds stays in this process, a longer one goes to every core in chunks of about a
+    second's work. The choice is the result's ``plan``.
 
     Args:
         scenario: a loaded scenario or the path of its file.
         runs: how many combats (default: the scenario's ``runs``).
         seed: the run's seed (default: the scenario's ``seed``).
         detail: also build the per-combatant table.
-        chunk_size: combats per chunk (does not change any result).
+        chunk_size: combats per chunk (does not change any result); None to choose it from
+            the work (on ``resume``: the chunk size of the run on disk).
         variant: the name written in the tables' ``variant`` column.
         first: the index of the first combat (combats ``first`` .. ``first + runs - 1``).
-        workers: processes on this machine (default: every core; 1 plays in this process). With
-            ``scheduler="local"``, the size of the local Dask cluster.
+        workers: processes on this machine (None: chosen from the work; 1 plays in this
+            process). With ``scheduler="local"``, the size of the local Dask cluster.
         scheduler: a Dask scheduler address (``tcp://host:8786``) to play the chunks on its
             workers, or ``"local"`` to start a local Dask cluster.
         out: a directory to stream the run into, chunk by chunk (see :mod:`sim.store`): memory
@@ -174,40 +191,70 @@ def simulate(
     seed = scenario.seed if seed is None else seed
     if resume and out is None:
         raise ValueError("resume needs out: the directory of the run to finish")
-    bounds = chunk_bounds(runs, chunk_size, first)
-    run = _StreamedRun(scenario, seed, detail, variant, out, resume, first, runs, chunk_size, force)
-    todo = [(start, stop) for start, stop in bounds if start not in run.done]
+    if chunk_size is None and resume and out is not None:
+        chunk_size = _chunk_size_on_disk(Path(out))
+
+    def open_run(size: int) -> _StreamedRun:
+        return _StreamedRun(scenario, seed, detail, variant, out, resume, first, runs, size, force)
+
+    run: _StreamedRun | None = None
     try:
-        with executor_for(workers, scheduler, len(todo), scenario) as executor:
+        if chunk_size is not None:
+            run = open_run(chunk_size)
+        work = _Work.make(
+            scenario,
+            seed,
+            detail,
+            first,
+            runs,
+            workers,
+            scheduler,
+            chunk_size,
+            run.done if run is not None else set(),
+        )
+        if run is None:
+            run = open_run(work.plan.chunk_size)
+        if work.head is not None and work.head.stop - work.head.start == 0:
+            work.head = None
+        played_before = runs - _count(work.todo)
+        with executor_for(work.workers, scheduler, len(work.todo), scenario) as executor:
             spec = RunSpec.of(scenario, seed, detail, check=executor.remote)
-            playing = executor.play(spec, todo)
+            playing = executor.play(spec, work.jobs())
+            counted = _Counted(executor, played_before + work.probed)
             try:
                 size = RunSize(
                     scenario.name,
                     len(scenario.combatants),
                     scenario.time_limit_s,
                     runs,
-                    runs - _count(todo),
-                    chunk_size,
+                    played_before,
+                    work.plan.chunk_size,
                     executor.workers,
                 )
                 with (
-                    progress_bar(runs, runs - _count(todo), progress) as bar,
+                    progress_bar(runs, counted.start, progress, source=counted.source()) as bar,
                     RunWatch(
                         size, _progress_line if progress and not bar.active else None
                     ) as watch,
                 ):
-                    for chunk in playing:
+                    for chunk in work.whole(playing):
                         run.add(chunk)
                         bar.advance(chunk.stop - chunk.start)
                         watch.advance(chunk.stop - chunk.start)
+                    bar.finish()
             finally:
                 playing.close()  # cancels what is left if the loop did not finish
-        return run.result(complete=True)
+        result = run.result(complete=True)
+        result.plan = work.plan
+        return result
     except KeyboardInterrupt:
+        if run is None:  # during the first, timed combats: nothing kept yet
+            empty = _StreamedRun(scenario, seed, detail, variant, None, False, first, runs, 1)
+            raise RunInterrupted(empty.result(), runs) from None
         raise RunInterrupted(run.result(), runs) from None
     finally:
-        run.close()
+        if run is not None:
+            run.close()
 
 
 def play_records(
@@ -218,24 +265,122 @@ def play_records(
     *,
     workers: int | None = None,
     scheduler: str | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
 ) -> list[tuple]:
     """The per-combat records of combats ``start`` .. ``stop - 1``, played on every core.
 
     The same records, in combat order, as playing them in this process: the runner of
-    comparisons, baselines and checks (``play=`` in :mod:`analysis.compare`).
+    comparisons, baselines and checks (``play=`` in :mod:`analysis.compare`). Workers and chunk
+    size left None are chosen from the work, as in :func:`simulate`.
     """
-    bounds = chunk_bounds(stop - start, chunk_size, start)
+    work = _Work.make(scenario, seed, False, start, stop - start, workers, scheduler, chunk_size)
     chunks = {}
-    with executor_for(workers, scheduler, len(bounds), scenario) as executor:
+    with executor_for(work.workers, scheduler, len(work.todo), scenario) as executor:
         spec = RunSpec.of(scenario, seed, False, check=executor.remote)
-        playing = executor.play(spec, bounds)
+        playing = executor.play(spec, work.jobs())
         try:
-            for chunk in playing:
+            for chunk in work.whole(playing):
                 chunks[chunk.start] = chunk.records
         finally:
             playing.close()
     return [record for begin in sorted(chunks) for record in chunks[begin]]
+
+
+def _chunk_size_on_disk(out: Path) -> int | None:
+    """The chunk size of the run in ``out`` (to resume it), or None if there is none to read."""
+    try:
+        size = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["chunk_size"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # no run there, or a damaged one: opening the store says which
+    return size if isinstance(size, int) and size >= 1 else None
+
+
+@dataclass
+class _Work:
+    """The chunks of a run still to play, and how: the plan, and the probe's head if any.
+
+    The probe's combats open the first chunk to play; the rest of that chunk is played as a
+    job of its own and joined to them (:meth:`whole`) before anyone sees the chunk.
+    """
+
+    plan: WorkPlan
+    todo: list[tuple[int, int]]
+    head: ChunkResult | None
+    #: What to ask :func:`~sim.parallel.executor_for` for (None: its default).
+    workers: int | None
+
+    @property
+    def probed(self) -> int:
+        """Combats the probe played."""
+        return 0 if self.head is None else self.head.stop - self.head.start
+
+    @classmethod
+    def make(
+        cls,
+        scenario: Scenario,
+        seed: int,
+        detail: bool,
+        first: int,
+        runs: int,
+        workers: int | None,
+        scheduler: str | None,
+        chunk_size: int | None,
+        done: set[int] | None = None,
+    ) -> _Work:
+        """Time the first combats when something is left to choose, and choose it."""
+        done = done or set()
+        if scheduler or (workers is not None and chunk_size is not None):
+            # A Dask cluster's size is its own; a run that is told everything measures nothing.
+            size = chunk_size or DEFAULT_CHUNK
+            why = "a Dask cluster" if scheduler else "as given"
+            plan = WorkPlan(workers or 1, size, None, why)
+            todo = [b for b in chunk_bounds(runs, size, first) if b[0] not in done]
+            return cls(plan, todo, None, workers)
+        if chunk_size is not None:
+            todo = [b for b in chunk_bounds(runs, chunk_size, first) if b[0] not in done]
+            if not todo:
+                return cls(WorkPlan(1, chunk_size, None, "nothing left"), todo, None, 1)
+            head, per_s = probe_here(scenario, seed, todo[0][0], todo[0][1], detail)
+            left = _count(todo) - (head.stop - head.start)
+            plan = choose_plan(left, per_s, available_cores(), workers, chunk_size)
+            return cls(plan, todo, head, plan.workers)
+        head, per_s = probe_here(scenario, seed, first, first + runs, detail)
+        left = runs - (head.stop - head.start)
+        plan = choose_plan(left, per_s, available_cores(), workers, None, head.stop - head.start)
+        return cls(plan, chunk_bounds(runs, plan.chunk_size, first), head, plan.workers)
+
+    def jobs(self) -> list[tuple[int, int]]:
+        """What the executor plays: the chunks, the first without the probe's combats."""
+        if self.head is None:
+            return list(self.todo)
+        (_, end), rest = self.todo[0], self.todo[1:]
+        return rest if self.head.stop >= end else [(self.head.stop, end), *rest]
+
+    def whole(self, played: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
+        """The chunks as they finish, the first one whole (the probe's combats joined in)."""
+        head = self.head
+        if head is not None and head.stop >= self.todo[0][1]:
+            yield head
+            head = None
+        for chunk in played:
+            if head is not None and chunk.start == head.stop:
+                chunk, head = merged(head, chunk), None
+            yield chunk
+
+
+class _Counted:
+    """Combats finished so far in a run, for the bar: those before, then the executor's count."""
+
+    def __init__(self, executor: Any, start: int) -> None:
+        self.executor = executor
+        self.start = start
+        self.base = executor.played()
+
+    def source(self) -> Callable[[], int] | None:
+        """What the bar reads, or None when the executor cannot count (Dask: whole chunks)."""
+        if self.base is None:
+            return None
+        return lambda: self.start + self.executor.played() - self.base
 
 
 def _progress_line(text: str) -> None:

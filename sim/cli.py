@@ -11,11 +11,13 @@ import functools
 import importlib
 import json
 import math
+import re
 import sys
 import warnings
 from pathlib import Path
 
 import click
+from rich.console import Console
 
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_to_precision
 from analysis.report_text import summary_table
@@ -26,7 +28,7 @@ from sim.errors import EXIT_BAD_INPUT, CommandError
 from sim.files import WriteError, cause_of
 from sim.outdir import claim
 from sim.runner import DEFAULT_CHUNK
-from sim.scenario.loader import validate_file
+from sim.scenario.loader import load_scenario, validate_file
 from sim.scenario.problems import ScenarioError
 from sim.watch import RunWarning
 
@@ -187,8 +189,9 @@ def engine_options(command):
                 "--workers",
                 type=click.IntRange(1, 4096),
                 default=None,
-                help="Worker processes (default: every core; 1 plays in this process). With "
-                "--scheduler local, the size of the local Dask cluster.",
+                help="Worker processes (default: chosen from the run's first combats: this "
+                "process for a run one core finishes in about 2 s, else every core; 1 plays in "
+                "this process). With --scheduler local, the size of the local Dask cluster.",
             ),
             click.option(
                 "--scheduler",
@@ -200,9 +203,10 @@ def engine_options(command):
             click.option(
                 "--chunk-size",
                 type=click.IntRange(1, 10**9),
-                default=DEFAULT_CHUNK,
-                show_default=True,
-                help="Combats per chunk, the unit of work of a worker (never changes a result).",
+                default=None,
+                help="Combats per chunk, the unit of work of a worker (never changes a result). "
+                "Default: about a second of one core's work, at least 4 chunks per worker "
+                f"({DEFAULT_CHUNK} with --scheduler; on --resume, the run's own).",
             ),
             click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr."),
         ]
@@ -359,7 +363,7 @@ def run(
         _show_summary(exc.result.summary, exc.result.scenario, as_json)
         done, total = exc.result.runs, exc.total
         click.echo(f"interrupted: {done} of {total} combats finished", err=True)
-        if out is not None:
+        if out is not None and done:
             click.echo(f"they are in {out}/; add --resume to the same command to finish", err=True)
         sys.exit(EXIT_INTERRUPTED)
     _show_summary(result.summary, result.scenario, as_json)
@@ -370,8 +374,17 @@ def run(
 def _show_summary(summary: dict, scenario, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary))
-    else:
-        summary_table(summary, scenario)
+        return
+    console = Console()
+    with console.capture() as captured:
+        summary_table(summary, scenario, console)
+    # rich pads a left-justified title (and some cells) to the table's width: drop the blanks
+    # at the end of each line, before any closing style code on a terminal.
+    click.echo(_TRAILING_BLANKS.sub(r"\1", captured.get()), nl=False)
+
+
+#: Blanks at the end of a line, and the style codes after them.
+_TRAILING_BLANKS = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
 
 
 @cli.command()
@@ -386,8 +399,19 @@ def _show_summary(summary: dict, scenario, as_json: bool) -> None:
 @seed_option
 @handles_bad_input
 def replay(scenario: Path, index: int, seed: int | None) -> None:
-    """Narrate combat K of a run of SCENARIO, segment by segment."""
-    click.echo(replay_combat(scenario, index, seed), nl=False)
+    """Narrate combat K of a run of SCENARIO, segment by segment.
+
+    Combat K is well defined for every K (its dice come from the seed and K alone), so a K
+    beyond the scenario's runs is replayed too, with a note on stderr.
+    """
+    loaded = load_scenario(scenario)
+    if index >= loaded.runs:
+        click.echo(
+            f"note: combat {index} lies beyond the {loaded.runs} runs of {loaded.name} "
+            f"(combats 0 to {loaded.runs - 1}); it is replayed all the same",
+            err=True,
+        )
+    click.echo(replay_combat(loaded, index, seed), nl=False)
 
 
 @cli.command()

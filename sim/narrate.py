@@ -7,6 +7,7 @@ the story told is exactly combat k of the run.
 from __future__ import annotations
 
 from sim.engine import TraceEvent
+from sim.rules.wording import side
 from sim.scenario.schema import Scenario
 
 
@@ -18,7 +19,7 @@ def _damage(e: TraceEvent) -> str:
 def _end(e: TraceEvent) -> str:
     d = e.data
     if d["reason"] == "victory":
-        return f"The fight ends after {d['duration_s']:g} s: {d['winner']} wins."
+        return f"The fight ends after {d['duration_s']:g} s: {side(d['winner'])} wins."
     if d["reason"] == "mutual":
         return f"The fight ends after {d['duration_s']:g} s: nobody is left standing (draw)."
     return f"Time limit of {d['duration_s']:g} s reached: a draw."

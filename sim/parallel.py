@@ -40,7 +40,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sim.errors import CommandError
-from sim.runner import ChunkResult, run_chunk
+from sim.progress import LocalCounter, Reporter
+from sim.runner import ChunkResult, probe, run_chunk
 from sim.scenario.loader import scenario_from_dict
 from sim.watch import RunWarning
 
@@ -141,9 +142,24 @@ def _scenario_of(spec: RunSpec) -> Scenario:
     return scenario
 
 
+#: A pool worker's share of the pool's counter of combats played (set when the worker starts).
+_COUNTER: Any = None
+
+
 def play_chunk(spec: RunSpec, start: int, stop: int) -> ChunkResult:
-    """Play combats ``start`` .. ``stop - 1`` of a run (what every worker runs)."""
-    return run_chunk(_scenario_of(spec), spec.seed, start, stop, spec.detail)
+    """Play combats ``start`` .. ``stop - 1`` of a run (what every worker runs).
+
+    In a pool worker, the combats are counted as they finish, for the progress bar.
+    """
+    if _COUNTER is None:
+        return run_chunk(_scenario_of(spec), spec.seed, start, stop, spec.detail)
+    reporter = Reporter(_COUNTER)
+    try:
+        return run_chunk(
+            _scenario_of(spec), spec.seed, start, stop, spec.detail, played=reporter.played
+        )
+    finally:
+        reporter.flush()
 
 
 # -- executors ------------------------------------------------------------------------------------
@@ -168,6 +184,12 @@ class Executor(Protocol):
     def close(self) -> None:
         """Release what the executor started (processes, a cluster, a connection)."""
 
+    def played(self) -> int | None:
+        """Combats played so far by this executor (all its runs), or None if it cannot tell.
+
+        It moves while chunks are under way, a few times a second: what the progress bar reads.
+        """
+
 
 class SerialExecutor:
     """Plays the chunks in this process, one after the other, in order.
@@ -181,21 +203,44 @@ class SerialExecutor:
 
     def __init__(self, scenario: Scenario | None = None) -> None:
         self.scenario = scenario
+        self.counter = LocalCounter()
 
     def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
         """Yield the result of every chunk, in order."""
         scenario = self.scenario if self.scenario is not None else _scenario_of(spec)
         for start, stop in bounds:
             with _ctrl_c_between_combats() as interrupted:
-                result = run_chunk(scenario, spec.seed, start, stop, spec.detail, interrupted)
+                result = run_chunk(
+                    scenario,
+                    spec.seed,
+                    start,
+                    stop,
+                    spec.detail,
+                    interrupted,
+                    played=self.counter.add,
+                )
             yield result
 
     def close(self) -> None:
         """Nothing to release."""
 
+    def played(self) -> int:
+        """Combats played so far in this process, counted one by one."""
+        return self.counter.value
 
-def _worker_init() -> None:
-    """Set up a pool worker: Ctrl-C is the parent's business, and die with the parent."""
+
+def probe_here(
+    scenario: Scenario, seed: int, start: int, stop: int, detail: bool = False
+) -> tuple[ChunkResult, float]:
+    """:func:`sim.runner.probe` in this process, with Ctrl-C held back to the end of a combat."""
+    with _ctrl_c_between_combats() as interrupted:
+        return probe(scenario, seed, start, stop, detail, interrupted=interrupted)
+
+
+def _worker_init(counter: Any) -> None:
+    """Set up a pool worker: Ctrl-C is the parent's business, die with the parent, count."""
+    global _COUNTER
+    _COUNTER = counter
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
 
@@ -232,6 +277,8 @@ class PoolExecutor:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        #: Combats played by the workers, shared with them (made when they start).
+        self._counter: Any = None
         #: Set when a run was abandoned and its workers ended: the executor cannot be reused.
         self.broken = False
 
@@ -240,9 +287,14 @@ class PoolExecutor:
         if self.broken:
             raise RuntimeError("this pool was stopped")
         if self._pool is None:
+            context = _pool_context()
+            self._counter = context.Value("q", 0)
             with _sigint_ignored():  # the workers start with Ctrl-C ignored
                 self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=_pool_context(), initializer=_worker_init
+                    self.workers,
+                    mp_context=context,
+                    initializer=_worker_init,
+                    initargs=(self._counter,),
                 )
                 # Every worker process is created on the first submission.
                 self._pool.submit(os.getpid).result()
@@ -267,6 +319,10 @@ class PoolExecutor:
         finally:
             if not finished:
                 self._abandon(running)
+
+    def played(self) -> int:
+        """Combats the workers have played so far (each adds its count a few times a second)."""
+        return 0 if self._counter is None else int(self._counter.value)
 
     def _abandon(self, running: set[Future]) -> None:
         """Stop at once: cancel what is queued and end the workers busy with the rest."""
@@ -361,6 +417,10 @@ class DaskExecutor:
             if not finished:
                 client.cancel([f for f in submitted if not f.done()])
 
+    def played(self) -> None:
+        """Not known: Dask workers share no counter with this process (chunks count whole)."""
+        return None
+
     def close(self) -> None:
         """Close the connection (and the local cluster, if one was started)."""
         self._client.close()
@@ -419,7 +479,8 @@ def _shared_pool(workers: int) -> PoolExecutor:
 
 
 @atexit.register
-def _close_shared_pool() -> None:
+def close_shared_pool() -> None:
+    """Stop the pool kept between runs (the next run that wants one starts it afresh)."""
     global _POOL
     if _POOL is not None:
         _POOL.close()

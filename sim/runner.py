@@ -7,6 +7,7 @@ whatever the chunking or the number of workers.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -52,6 +53,8 @@ def run_chunk(
     stop: int,
     detail: bool = False,
     interrupted: Callable[[], bool] | None = None,
+    played: Callable[[], None] | None = None,
+    enough: Callable[[], bool] | None = None,
 ) -> ChunkResult:
     """Play combats ``start`` .. ``stop - 1`` and return their records.
 
@@ -64,18 +67,160 @@ def run_chunk(
         interrupted: asked before each combat; when it says True, the chunk is abandoned with
             :class:`KeyboardInterrupt` (how Ctrl-C reaches a run between two combats rather
             than inside SimPy, which would take it for the failure of a process).
+        played: called after each combat (progress inside a chunk, see :mod:`sim.progress`).
+        enough: asked after each combat; when it says True the chunk ends there, short of
+            ``stop`` (the timed first combats of :func:`probe`).
     """
     prepared = scenario.system.prepare(scenario)
     records = []
     details: list[tuple] = []
-    for index in range(start, stop):
+    index = start
+    while index < stop:
         if interrupted is not None and interrupted():
             raise KeyboardInterrupt
         combat = play(scenario, prepared, seed, index)
         records.append(combat_record(combat, index, seed))
         if detail:
             details.extend(combatant_records(combat, index, seed))
-    return ChunkResult(start, stop, records, details)
+        index += 1
+        if played is not None:
+            played()
+        if enough is not None and enough():
+            break
+    return ChunkResult(start, index, records, details)
+
+
+def merged(head: ChunkResult, tail: ChunkResult) -> ChunkResult:
+    """One chunk of two that follow each other (``head.stop == tail.start``)."""
+    if head.stop != tail.start:
+        raise ValueError(f"combats {head.start}..{head.stop} and {tail.start}.. do not meet")
+    return ChunkResult(
+        head.start, tail.stop, head.records + tail.records, head.combatants + tail.combatants
+    )
+
+
+# -- how a run is cut, chosen from the work ----------------------------------------------------
+
+#: A run that one core plays in about this many seconds is played in this process: starting
+#: worker processes and shipping chunks to them would cost as much as it saves.
+SERIAL_S = 2.0
+#: Seconds of one core's work in a chunk the run sizes itself: short enough for a lively
+#: progress count, a prompt Ctrl-C and a small loss when a streamed run is killed; long enough
+#: that what each chunk costs besides its combats (setting the scenario up, sending records
+#: back, one Parquet file) does not matter.
+CHUNK_S = 1.0
+#: A pool gets at least this many chunks per worker, so that no worker waits idle at the end.
+CHUNKS_PER_WORKER = 4
+#: The first combats of a run are timed in this process for about this long (the probe).
+PROBE_S = 0.25
+
+
+@dataclass(frozen=True)
+class WorkPlan:
+    """How a run is played: by how many workers, in chunks of how many combats, and why.
+
+    Attributes:
+        workers: worker processes (1: this process plays every chunk).
+        chunk_size: combats per chunk.
+        per_s: combats per second of one core, measured on the run's first combats (None
+            when nothing was measured: workers and chunk size were both given).
+        reason: why, in a few words (shown by ``combatsim bench``).
+    """
+
+    workers: int
+    chunk_size: int
+    per_s: float | None
+    reason: str
+
+    def describe(self) -> str:
+        """``2 workers, chunks of 1,500 combats (a run of about 14 s on one core)``."""
+        who = "this process" if self.workers == 1 else f"{self.workers} workers"
+        return f"{who}, chunks of {self.chunk_size:,} combats ({self.reason})"
+
+
+def choose_plan(
+    combats: int,
+    per_s: float | None,
+    cores: int,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    probed: int = 0,
+) -> WorkPlan:
+    """The workers and chunk size of a run of ``combats`` combats, from its measured speed.
+
+    What is given wins; the rest follows from ``per_s`` (see ``docs`` and the README):
+
+    - workers: one (this process) when one core plays the run in :data:`SERIAL_S` seconds or
+      less, or when there is one core; else every core, but never more than there are chunks;
+    - chunk size: :data:`CHUNK_S` seconds of one core's work, made smaller when that would
+      leave fewer than :data:`CHUNKS_PER_WORKER` chunks per worker, and never smaller than
+      ``probed`` (the probe's combats open the first chunk).
+
+    Args:
+        combats: combats left to play (after the probe's).
+        per_s: combats per second of one core (None: not measured; both must then be given).
+        cores: the cores this process may use.
+        workers: the workers asked for, or None to choose.
+        chunk_size: the chunk size asked for, or None to choose.
+        probed: combats the probe played at the start of the first chunk.
+    """
+    if per_s is None or per_s <= 0:
+        if workers is None or chunk_size is None:
+            raise ValueError("without a measured speed, give both workers and chunk_size")
+        return WorkPlan(workers, chunk_size, None, "as given")
+    seconds = combats / per_s
+    why = [f"a run of about {seconds:.3g} s on one core"]
+    chosen = workers
+    if chosen is None:
+        if cores <= 1 or seconds <= SERIAL_S:
+            chosen = 1
+            why.append("one core" if cores <= 1 else f"{SERIAL_S:g} s or less: no pool")
+        else:
+            chosen = cores
+    size = chunk_size
+    if size is None:
+        size = max(1, round(per_s * CHUNK_S))
+        if chosen > 1:
+            size = min(size, -(-combats // (chosen * CHUNKS_PER_WORKER)))
+        size = max(size, probed, 1)
+    if workers is None and chosen > 1:
+        chosen = max(1, min(chosen, -(-combats // size)))
+    if workers is not None or chunk_size is not None:
+        why.append("workers given" if chunk_size is None else "chunk size given")
+    return WorkPlan(chosen, size, per_s, "; ".join(why))
+
+
+def probe(
+    scenario: Scenario,
+    seed: int,
+    start: int,
+    stop: int,
+    detail: bool = False,
+    seconds: float = PROBE_S,
+    clock: Callable[[], float] = time.perf_counter,
+    interrupted: Callable[[], bool] | None = None,
+) -> tuple[ChunkResult, float]:
+    """Play the first combats from ``start`` in this process for about ``seconds``: the speed.
+
+    At least one combat is played, at most ``stop - start``. Their records are the run's own (a
+    probe is the head of the first chunk), so the measure costs nothing.
+
+    Returns:
+        The combats played, and combats per second of this core (0.0 when none was played).
+    """
+    began = clock()
+    marks: list[float] = []
+
+    def enough() -> bool:
+        marks.append(clock())
+        return marks[-1] - began >= seconds
+
+    head = run_chunk(scenario, seed, start, stop, detail, interrupted, enough=enough)
+    if len(marks) >= 2:
+        # From the end of the first combat: the first pays for warming up (caches, the
+        # scenario's set-up), which the run's chunks pay once each, not per combat.
+        return head, (len(marks) - 1) / max(marks[-1] - marks[0], 1e-9)
+    return head, len(marks) / max(marks[-1] - began, 1e-9) if marks else 0.0
 
 
 def range_records(scenario: Scenario, seed: int, start: int, stop: int) -> list[tuple]:

@@ -77,37 +77,63 @@ def test_a_run_killed_outright_resumes_to_the_uninterrupted_table(tmp_path, unin
     assert json.loads((out / "summary.json").read_text()) == summary
 
 
+#: ``combatsim run`` with one change: after writing its third chunk, the run says so on stderr
+#: and waits for a signal. The test's Ctrl-C therefore always reaches a run that has started and
+#: cannot have finished, whatever the load on the machine.
+PAUSED_RUN = """
+import signal, sys
+from sim.cli import main
+from sim.store import RunStore
+
+write = RunStore.write
+written = []
+
+def write_then_wait(self, chunk, scenario_name):
+    frame = write(self, chunk, scenario_name)
+    written.append(chunk.start)
+    if len(written) == 3:
+        print("three chunks written", file=sys.stderr, flush=True)
+        while True:
+            signal.pause()
+    return frame
+
+RunStore.write = write_then_wait
+sys.argv = ["combatsim", *sys.argv[1:]]
+main()
+"""
+
+
+def wait_for_line(process, line):
+    """Read stderr until ``line`` (the run's own signal that it has started)."""
+    seen = []
+    for text in process.stderr:
+        if text.strip() == line:
+            return
+        seen.append(text)
+    raise AssertionError(f"the run ended without saying {line!r}: {''.join(seen)}")
+
+
 def test_ctrl_c_prints_the_summary_so_far_and_exits_cleanly(tmp_path):
     out = tmp_path / "run"
-    process = start_run(out)
-    wait_for_parts(process, out, 3)
-    os.killpg(process.pid, signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130
-    assert "Traceback" not in stderr
-    assert "interrupted" in stderr and "--resume" in stderr
-    summary = json.loads(stdout)
-    assert 0 < summary["runs"] < RUNS
-    assert summary["runs"] == len(pd.read_parquet(out / "outcomes.parquet"))
-
-
-def test_ctrl_c_in_a_serial_run_without_out_prints_what_it_has():
-    command = [sys.executable, "-m", "sim", "run", str(DUEL), "--runs", "100000", "--json"]
+    command = [sys.executable, "-c", PAUSED_RUN, "run", str(DUEL), "--runs", str(RUNS)]
+    command += ["--seed", "3", "--chunk-size", str(CHUNK), "--workers", "2", "--quiet"]
     process = subprocess.Popen(
-        [*command, "--workers", "1", "--chunk-size", "200", "--quiet"],
+        [*command, "--json", "--out", str(out)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
     )
-    time.sleep(4)  # well past start-up: Ctrl-C during the imports is Python's own
-    os.killpg(process.pid, signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=30)
+    wait_for_line(process, "three chunks written")
+    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group
+    stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
-    assert "Traceback" not in stderr and "interrupted" in stderr
+    assert "Traceback" not in stderr
+    assert "interrupted" in stderr and "--resume" in stderr
     summary = json.loads(stdout)
-    assert 0 < summary["runs"] < 100000 and summary["runs"] % 200 == 0
+    assert summary["runs"] == 3 * CHUNK  # the chunks written, and only those
+    assert summary["runs"] == len(pd.read_parquet(out / "outcomes.parquet"))
 
 
 def test_resume_refuses_a_different_run(tmp_path):

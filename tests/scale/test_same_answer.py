@@ -34,7 +34,11 @@ def same(result, reference):
     assert result.summary == reference.summary
 
 
-@pytest.mark.parametrize(("workers", "chunk_size"), [(1, 250), (2, 250), (2, 1000), (2, 7)])
+@pytest.mark.parametrize(
+    ("workers", "chunk_size"),
+    # None: chosen by the run from its first, timed combats (the default).
+    [(1, 250), (2, 250), (2, 1000), (2, 7), (None, None), (2, None), (None, 250), (1, None)],
+)
 def test_workers_and_chunk_sizes_give_the_same_tables(scenario, serial, workers, chunk_size):
     result = simulate(
         scenario, runs=RUNS, seed=SEED, detail=True, workers=workers, chunk_size=chunk_size

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sim.engine import SEGMENTS_PER_SECOND, TraceEvent
+from sim.rules.wording import possessive
 
 
 def segment_label(t: float) -> str:
@@ -55,7 +56,7 @@ def _defense(e: TraceEvent) -> str:
 def _lost(e: TraceEvent) -> str:
     to = e.data["moved_to"]
     where = f"moves to segment {to}" if to else "is lost"
-    return f"  {e.actor}'s action on segment {e.data['segment']} {where} (defended)"
+    return f"  {possessive(e.actor)} action on segment {e.data['segment']} {where} (defended)"
 
 
 #: Sentences for the clock's own events, whatever resolves the attacks.
@@ -66,7 +67,9 @@ CLOCK_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "complete": lambda e: f"{e.actor} completes its attack on {e.target}",
     "ready": lambda e: f"{e.actor} readies and aims (prepared ambition next second)",
     "action_lost": _lost,
-    "disrupted": lambda e: f"  {e.actor}'s multi-segment action is disrupted: it starts over",
+    "disrupted": lambda e: (
+        f"  {possessive(e.actor)} multi-segment action is disrupted: it starts over"
+    ),
 }
 
 #: Sentences for the percentile resolution's events.

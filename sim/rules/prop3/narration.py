@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sim.engine import SEGMENTS_PER_SECOND, TraceEvent
+from sim.rules.wording import counted, possessive
 
 _VERB = {"dodge": "dodges", "block": "blocks", "parry": "parries"}
 
@@ -62,7 +63,7 @@ def _shoot(e: TraceEvent) -> str:
         defense = f"; {e.target} cannot defend"
     return (
         f"{e.actor} shoots {d['missile']} at {e.target}, {d['distance']:g} ft away "
-        f"({d['increments']} increment(s){aimed}){defense}"
+        f"({counted(d['increments'], 'increment')}{aimed}){defense}"
     )
 
 
@@ -70,12 +71,12 @@ def _harm(e: TraceEvent) -> str:
     d = e.data
     what = []
     if d["nicks"]:
-        what.append(f"{d['nicks']} nick(s)")
+        what.append(counted(d["nicks"], "nick"))
     if d["wounds"]:
-        what.append(f"{d['wounds']} wound(s)")
+        what.append(counted(d["wounds"], "wound"))
     by = f" from {e.actor}" if e.actor else " (self-inflicted)"
     taken = " and ".join(what) or "nothing"
-    return f"  {e.target} takes {taken}{by}; {d['track']} nick(s) on its track"
+    return f"  {e.target} takes {taken}{by}; {counted(d['track'], 'nick')} on its track"
 
 
 def _damage(e: TraceEvent) -> str:
@@ -110,8 +111,10 @@ NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "counter": _counter,
     "harm": _harm,
     "damage": _damage,
-    "advantage": lambda e: f"  {e.actor} spends {e.data['points']} advantage point(s)",
-    "armor_save": lambda e: f"  {e.actor}'s armor gives {e.data['points']} more wiggle point(s)",
+    "advantage": lambda e: f"  {e.actor} spends {counted(e.data['points'], 'advantage point')}",
+    "armor_save": lambda e: (
+        f"  {possessive(e.actor)} armor gives {counted(e.data['points'], 'more wiggle point')}"
+    ),
     "pick_up": lambda e: f"{e.actor} picks up its weapon",
     "skip": lambda e: f"{e.actor} skips its turn to move up in the initiative order",
     "aim": lambda e: f"{e.actor} takes the round to aim at {e.target}",

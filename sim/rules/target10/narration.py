@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from sim.engine import TraceEvent
 from sim.rules.target10.state import ROUND
+from sim.rules.wording import counted, possessive
 
 
 def time_label(t: float) -> str:
@@ -57,9 +58,9 @@ def _effect(e: TraceEvent) -> str:
     if kind == "grapple":
         return f"  {e.target} is pinned by {e.actor}"
     if kind == "break":
-        return f"  {e.actor} breaks {e.target}'s hold"
+        return f"  {e.actor} breaks {possessive(e.target)} hold"
     if kind == "disarm":
-        return f"  {e.target}'s weapon flies to {d['weapon_at']:g} paces"
+        return f"  {possessive(e.target)} weapon flies to {d['weapon_at']:g} paces"
     return f"  {e.actor} -> {e.target}: {kind}"
 
 
@@ -116,15 +117,16 @@ NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "no_attack": _no_attack,
     "effect": _effect,
     "luck": lambda e: (
-        f"  {e.actor} spends a luck point to ignore {e.target}'s success ({e.data['left']} left)"
+        f"  {e.actor} spends a luck point to ignore {possessive(e.target)} success "
+        f"({e.data['left']} left)"
     ),
-    "sleep": lambda e: f"  {e.actor} will wake after {e.data['rounds']} round(s)",
+    "sleep": lambda e: f"  {e.actor} will wake after {counted(e.data['rounds'], 'round')}",
     "wake": lambda e: f"{e.actor} wakes up ({e.data['hp']} hp) and rejoins the fight",
     "recover": lambda e: (
         f"  {e.actor} {'recovers' if e.data['success'] else 'goes for'} its weapon"
     ),
     "negotiate": _negotiate,
-    "parley_broken": lambda e: f"  {e.actor}'s parley is broken",
+    "parley_broken": lambda e: f"  {possessive(e.actor)} parley is broken",
     "test_order": lambda e: (
         f"Testers in order: {', '.join(e.data['order'])} "
         f"(TVs {e.data['tvs']}, against {e.data['against']})"
