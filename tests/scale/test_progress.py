@@ -7,6 +7,7 @@ smoothed so the time left is steady, and the rate shown at the end is the run's 
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import subprocess
 import sys
@@ -179,7 +180,7 @@ def test_the_smoothed_rate_keeps_the_time_left_steady_when_counts_come_in_bursts
         if second > 24 and left is not None:
             lefts.append(left + second)  # when the run is expected to end
     # The expected end moves by far less than a burst's worth (12 s) from a reading to the next.
-    assert max(abs(b - a) for a, b in zip(lefts, lefts[1:], strict=False)) < 1.0
+    assert max(abs(b - a) for a, b in itertools.pairwise(lefts)) < 1.0
     assert lefts[-1] == pytest.approx(120.0, abs=1.0)  # 20,000 at 2,000 every 12 s
 
 

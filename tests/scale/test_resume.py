@@ -136,6 +136,49 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_cleanly(tmp_path):
     assert summary["runs"] == len(pd.read_parquet(out / "outcomes.parquet"))
 
 
+#: ``combatsim run`` with one change: before its third chunk, the serial run says so on stderr
+#: and waits until Ctrl-C has been pressed (its flag is raised), then goes on.
+WAITING_SERIAL_RUN = """
+import signal, sys
+import sim.parallel
+from sim.cli import main
+
+run_chunk = sim.parallel.run_chunk
+calls = []
+
+def wait_then_run(scenario, seed, start, stop, detail=False, interrupted=None, **kwargs):
+    calls.append(start)
+    if len(calls) == 3:
+        print("two chunks played", file=sys.stderr, flush=True)
+        while not interrupted():
+            signal.pause()
+    return run_chunk(scenario, seed, start, stop, detail, interrupted, **kwargs)
+
+sim.parallel.run_chunk = wait_then_run
+sys.argv = ["combatsim", *sys.argv[1:]]
+main()
+"""
+
+
+def test_ctrl_c_in_a_serial_run_without_out_prints_what_it_has():
+    command = [sys.executable, "-c", WAITING_SERIAL_RUN, "run", str(DUEL), "--runs", "100000"]
+    process = subprocess.Popen(
+        [*command, "--json", "--workers", "1", "--chunk-size", "200", "--quiet"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    wait_for_line(process, "two chunks played")
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "interrupted" in stderr
+    summary = json.loads(stdout)
+    assert summary["runs"] == 400  # the two chunks finished before Ctrl-C
+
+
 def test_resume_refuses_a_different_run(tmp_path):
     out = tmp_path / "run"
     simulate(DUEL, runs=600, seed=1, workers=1, chunk_size=200, out=out)
