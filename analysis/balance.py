@@ -41,6 +41,7 @@ from scipy.stats import norm
 from analysis.sweep import Parameter, plan_sweep, run_sweep
 from sim.errors import EXIT_BAD_INPUT, CommandError
 from sim.records import combat_columns
+from sim.rules.wording import possessive
 from sim.scenario.loader import load_scenario
 from sim.scenario.overrides import get_value
 from sim.scenario.problems import Problem, ScenarioError
@@ -434,7 +435,8 @@ def find_balance(
     rates = locate["win_rate"]
     if (locate["ci_high"] < target).all() or (locate["ci_low"] > target).all():
         raise BalanceError(
-            f"{side}'s win rate stays between {rates.min():.1%} and {rates.max():.1%} for "
+            f"{possessive(side)} win rate stays between {rates.min():.1%} and "
+            f"{rates.max():.1%} for "
             f"{label} from {_show(low)} to {_show(high)}: the target {target:.0%} is outside; "
             "widen the range (--range LOW HIGH)",
             bad_input=False,

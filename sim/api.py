@@ -230,6 +230,7 @@ def simulate(
                     played_before,
                     work.plan.chunk_size,
                     executor.workers,
+                    work.plan.per_s,
                 )
                 with (
                     progress_bar(runs, counted.start, progress, source=counted.source()) as bar,

@@ -111,8 +111,11 @@ SERIAL_S = 2.0
 CHUNK_S = 1.0
 #: A pool gets at least this many chunks per worker, so that no worker waits idle at the end.
 CHUNKS_PER_WORKER = 4
-#: The first combats of a run are timed in this process for about this long (the probe).
+#: The first combats of a run are timed in this process for about this long after the first
+#: one (the probe)...
 PROBE_S = 0.25
+#: ... unless they have taken this long in all: a run so slow needs no finer measure.
+PROBE_CAP_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,9 @@ def probe(
 ) -> tuple[ChunkResult, float]:
     """Play the first combats from ``start`` in this process for about ``seconds``: the speed.
 
-    At least one combat is played, at most ``stop - start``. Their records are the run's own (a
+    The time runs from the end of the first combat (its warm-up is not the run's speed), and
+    the probe stops after :data:`PROBE_CAP_S` in all. At least one combat is played, at most
+    ``stop - start``. Their records are the run's own (a
     probe is the head of the first chunk), so the measure costs nothing.
 
     Returns:
@@ -212,8 +217,11 @@ def probe(
     marks: list[float] = []
 
     def enough() -> bool:
+        # Timed from the end of the first combat, which pays once per process for warming up
+        # (caches of roll tables, the scenario's set-up) and would make the run look slow.
         marks.append(clock())
-        return marks[-1] - began >= seconds
+        warmed = len(marks) >= 2 and marks[-1] - marks[0] >= seconds
+        return warmed or marks[-1] - began >= PROBE_CAP_S
 
     head = run_chunk(scenario, seed, start, stop, detail, interrupted, enough=enough)
     if len(marks) >= 2:

@@ -7,8 +7,9 @@ its chunks finish and says, on stderr, once:
 - when no chunk has finished after :data:`FIRST_NOTICE_S`: that one combat takes long, with the
   size of the scenario (combatants, time limit) and the way to see it sooner (a smaller
   ``--chunk-size``);
-- as soon as a first chunk has finished: the time the whole run will take, when that is more
-  than :data:`LONG_RUN_S`, from the seconds per combat measured so far and the workers.
+- as soon as a first chunk has finished (or at once, when the run timed its first combats):
+  the time the whole run will take, when that is more than :data:`LONG_RUN_S`, from the
+  seconds per combat measured so far and the workers.
 
 Where stderr is not a terminal (so no progress bar is drawn: CI, a log file), it also prints a
 progress line every :data:`PERIOD_S` seconds: combats done, elapsed, time left. A run shorter
@@ -50,6 +51,8 @@ class RunSize:
     done: int
     chunk_size: int
     workers: int
+    #: Combats per second of one core, measured on the run's first combats (None: not measured).
+    per_s: float | None = None
 
 
 def duration(seconds: float) -> str:
@@ -121,6 +124,16 @@ class RunWatch:
                     "of game time); a smaller --chunk-size shows results sooner, and with "
                     "--out Ctrl-C keeps what is finished"
                 )
+            if size.per_s and not self._estimated and left > 0:
+                # Measured before the chunks started: say it at once.
+                self._estimated = True
+                expected = left / (size.per_s * size.workers)
+                if expected > LONG_RUN_S:
+                    self.warn(
+                        f"this run will take about {duration(expected)} "
+                        f"({size.per_s:,.3g} combats a second on one core, {left:,} combats "
+                        f"left, {size.workers} worker{'s' * (size.workers != 1)})"
+                    )
             if self.played and not self._estimated and left > 0:
                 self._estimated = True
                 # The workers started their first chunks together: one chunk took `elapsed`.

@@ -35,6 +35,7 @@ from sim.cli import (
 )
 from sim.files import write_text
 from sim.outdir import FolderLock, own_folder
+from sim.rules import wording
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
 
@@ -364,7 +365,7 @@ def _balance_text(result) -> None:
     side, label = result.side, result.label
     say = click.echo
     say(
-        f"Balance point of {label} for {side}'s win rate = {result.target:.0%} "
+        f"Balance point of {label} for {wording.possessive(side)} win rate = {result.target:.0%} "
         f"({result.scenario}; seed {result.seed})"
     )
     if result.value is None:
@@ -377,14 +378,16 @@ def _balance_text(result) -> None:
             say(f"  whole numbers in the interval: {', '.join(map(str, result.whole_numbers))}")
         for row in result.nearest:
             low, high = row["fitted_ci95"]
-            text = f"  at {row['value']}: {side} wins {_rate(row['fitted'], low, high)} by the fit"
+            fitted = _rate(row["fitted"], low, high)
+            text = f"  at {row['value']}: {wording.side(side)} wins {fitted} by the fit"
             if "observed" in row:
                 text += f", {_rate(row['observed'], *row['observed_ci95'])} played"
             if row["current"]:
                 text += " (the scenario's value)"
             say(text)
         say(
-            f"  slope   +1 {label} moves {side}'s win rate by {result.slope_per_unit * 100:+.2f} "
+            f"  slope   +1 {label} moves {wording.possessive(side)} win rate by "
+            f"{result.slope_per_unit * 100:+.2f} "
             f"points here (z = {result.slope_z:.1f})"
         )
     say(f"  sure?   {result.verdict()}")

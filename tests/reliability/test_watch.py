@@ -93,3 +93,20 @@ def test_durations_read_at_a_glance():
         "3.5 h",
         "5.0 days",
     ]
+
+
+def test_a_run_that_timed_its_first_combats_says_its_length_at_once():
+    timed = RunSize("big", 2, 60, total=200_000, done=0, chunk_size=500, workers=2, per_s=100.0)
+    watch, clock, warned, _ = watched(timed)
+    watch.tick()  # no chunk has finished yet
+    assert warned == [
+        "this run will take about 17 min (100 combats a second on one core, 200,000 combats "
+        "left, 2 workers)"
+    ]
+    clock.now = 30.0
+    watch.advance(500)
+    assert len(warned) == 1  # said once
+    short = RunSize("duel", 2, 60, total=4000, done=0, chunk_size=500, workers=2, per_s=100.0)
+    watch, clock, warned, _ = watched(short)
+    watch.tick()
+    assert warned == []  # 20 s: not worth a word

@@ -17,6 +17,7 @@ from sim.api import play_records
 from sim.runner import (
     CHUNK_S,
     CHUNKS_PER_WORKER,
+    PROBE_CAP_S,
     SERIAL_S,
     choose_plan,
     merged,
@@ -91,11 +92,36 @@ class StepClock:
 
 
 def test_the_probe_plays_until_its_time_is_up_and_keeps_the_records(duel):
-    # Read once before the first combat and once after each: 1/16 s per combat here.
+    # Read once before the first combat and once after each: 1/16 s per combat here; the time
+    # counts from the end of the first combat.
     head, per_s = probe(duel, 3, 10, 1000, seconds=0.25, clock=StepClock(0.0625))
-    assert (head.start, head.stop) == (10, 14)
-    assert per_s == 16.0  # from the end of the first combat on
-    assert head.records == range_records(duel, 3, 10, 14)
+    assert (head.start, head.stop) == (10, 15)
+    assert per_s == 16.0
+    assert head.records == range_records(duel, 3, 10, 15)
+
+
+class WarmingClock:
+    """The first combat takes ``first`` seconds (warming up), every later one ``step``."""
+
+    def __init__(self, first, step):
+        self.reads, self.first, self.step = 0, first, step
+
+    def __call__(self):
+        self.reads += 1
+        return 0.0 if self.reads == 1 else self.first + (self.reads - 2) * self.step
+
+
+def test_the_probe_does_not_take_the_warm_up_of_the_first_combat_for_the_speed(duel):
+    # A first combat of 0.5 s, then 50 ms each: the run plays 20 combats a second, not 2.
+    head, per_s = probe(duel, 3, 0, 1000, seconds=0.25, clock=WarmingClock(0.5, 0.05))
+    assert per_s == pytest.approx(20.0)
+    assert head.stop - head.start == 6
+
+
+def test_the_probe_of_a_very_slow_run_stops_after_its_cap(duel):
+    head, per_s = probe(duel, 3, 0, 1000, clock=WarmingClock(PROBE_CAP_S, 10.0))
+    assert head.stop - head.start == 1
+    assert per_s == pytest.approx(1 / PROBE_CAP_S)
 
 
 def test_the_probe_stops_at_the_end_of_its_range(duel):
