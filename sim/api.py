@@ -214,8 +214,6 @@ def simulate(
         )
         if run is None:
             run = open_run(work.plan.chunk_size)
-        if work.head is not None and work.head.stop - work.head.start == 0:
-            work.head = None
         played_before = runs - _count(work.todo)
         with executor_for(work.workers, scheduler, len(work.todo), scenario) as executor:
             spec = RunSpec.of(scenario, seed, detail, check=executor.remote)
@@ -233,7 +231,7 @@ def simulate(
                     work.plan.per_s,
                 )
                 with (
-                    progress_bar(runs, counted.start, progress, source=counted.source()) as bar,
+                    progress_bar(runs, played_before, progress, source=counted.source()) as bar,
                     RunWatch(
                         size, _progress_line if progress and not bar.active else None
                     ) as watch,

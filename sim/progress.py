@@ -234,6 +234,8 @@ class RunProgress:
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> RunProgress:
+        if self.source is not None:  # what was played before the bar (a probe) is no rate
+            self.played = max(self.played, min(self.source(), self.total))
         self.rate = SteadyRate(self.played, self.clock())
         self._progress.start()
         if self.source is not None:
