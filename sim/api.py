@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,6 +187,7 @@ def simulate(
         RunInterrupted: on Ctrl-C, with the result of the combats finished so far.
         sim.store.StoreMismatch: ``resume`` into a directory that holds a different run.
     """
+    started = time.monotonic()  # the bar's final rate: the whole run's wall-clock time
     scenario = _scenario(scenario)
     runs = scenario.runs if runs is None else runs
     seed = scenario.seed if seed is None else seed
@@ -240,7 +242,7 @@ def simulate(
                         run.add(chunk)
                         bar.advance(chunk.stop - chunk.start)
                         watch.advance(chunk.stop - chunk.start)
-                    bar.finish()
+                    bar.finish(started)
             finally:
                 playing.close()  # cancels what is left if the loop did not finish
         result = run.result(complete=True)

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 from rich.console import Console
 from rich.progress import (
@@ -48,14 +48,6 @@ POLL_S = 0.25
 FLUSH_S = 0.1
 #: Time constant (seconds) of the smoothed rate: how long a change of speed takes to show.
 SMOOTHING_S = 10.0
-
-
-class Counter(Protocol):
-    """A count of combats played, readable from another thread (or process)."""
-
-    @property
-    def value(self) -> int:
-        """Combats counted so far."""
 
 
 class LocalCounter:
@@ -182,7 +174,7 @@ class NoProgress:
     def advance(self, combats: int) -> None:
         """Nothing to draw."""
 
-    def finish(self) -> None:
+    def finish(self, started: float | None = None) -> None:
         """Nothing to draw."""
 
 
@@ -225,6 +217,7 @@ class RunProgress:
         self.total = total
         self.source = source
         self.clock = clock
+        self.done = done
         self.played = done
         self.counted = done
         self.rate = SteadyRate(done, clock())
@@ -264,11 +257,20 @@ class RunProgress:
             left = self.rate.left(self.total)
             self._progress.update(self._task, completed=self.played, rate=rate, left=left)
 
-    def finish(self) -> None:
-        """The run is over: show every combat, and the run's own average rate."""
+    def finish(self, started: float | None = None) -> None:
+        """The run is over: show every combat, and the run's own average rate.
+
+        Args:
+            started: when the run started, on this bar's clock (default: when the bar did);
+                the rate is then every combat the run played over all its wall-clock time.
+        """
         with self._lock:
             self.played = self.total
-            rate = self.rate.overall(self.played, self.clock())
+            now = self.clock()
+            if started is None:
+                rate = self.rate.overall(self.played, now)
+            else:
+                rate = (self.total - self.done) / (now - started) if now > started else None
             self._progress.update(self._task, completed=self.played, rate=rate, left=0.0)
 
     def _poll(self) -> None:

@@ -199,3 +199,17 @@ def test_the_final_rate_is_the_runs_average():
     bar._progress.stop()
     assert "171 combats/s" in stream.getvalue()[-400:]
     assert SteadyRate(0, 0.0).overall(20_000, 116.96) == pytest.approx(171.0, abs=0.01)
+
+
+def test_the_final_rate_counts_the_whole_run_from_its_start():
+    # The run started 5 s before its bar (timing its first combats, starting workers): the
+    # final rate is every combat it played over all its wall-clock time.
+    clock, stream = Clock(), FakeTerminal()
+    clock.now = 5.0
+    bar = RunProgress(1000, done=200, stream=stream, source=lambda: 200, clock=clock)
+    bar._progress.start()
+    clock.now = 13.0
+    bar.finish(started=0.0)
+    bar._progress.refresh()
+    bar._progress.stop()
+    assert "62 combats/s" in stream.getvalue()[-400:]  # 800 combats in 13 s
