@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,15 +21,7 @@ from sim.narrate import narrate
 from sim.outdir import FolderLock
 from sim.parallel import RunSpec, available_cores, executor_for, probe_here
 from sim.progress import progress_bar
-from sim.runner import (
-    DEFAULT_CHUNK,
-    ChunkResult,
-    WorkPlan,
-    choose_plan,
-    chunk_bounds,
-    merged,
-    trace_combat,
-)
+from sim.runner import ChunkResult, Work, WorkPlan, trace_combat
 from sim.scenario.loader import load_scenario
 from sim.scenario.schema import Scenario
 from sim.store import COMBATANTS, MANIFEST, RunStore, write_scenario
@@ -203,17 +195,7 @@ def simulate(
     try:
         if chunk_size is not None:
             run = open_run(chunk_size)
-        work = _Work.make(
-            scenario,
-            seed,
-            detail,
-            first,
-            runs,
-            workers,
-            scheduler,
-            chunk_size,
-            run.done if run is not None else set(),
-        )
+        work = _work(scenario, seed, detail, first, runs, workers, scheduler, chunk_size, run)
         if run is None:
             run = open_run(work.plan.chunk_size)
         played_before = runs - _count(work.todo)
@@ -274,7 +256,7 @@ def play_records(
     comparisons, baselines and checks (``play=`` in :mod:`analysis.compare`). Workers and chunk
     size left None are chosen from the work, as in :func:`simulate`.
     """
-    work = _Work.make(scenario, seed, False, start, stop - start, workers, scheduler, chunk_size)
+    work = _work(scenario, seed, False, start, stop - start, workers, scheduler, chunk_size)
     chunks = {}
     with executor_for(work.workers, scheduler, len(work.todo), scenario) as executor:
         spec = RunSpec.of(scenario, seed, False, check=executor.remote)
@@ -287,6 +269,26 @@ def play_records(
     return [record for begin in sorted(chunks) for record in chunks[begin]]
 
 
+def _work(
+    scenario: Scenario,
+    seed: int,
+    detail: bool,
+    first: int,
+    runs: int,
+    workers: int | None,
+    scheduler: str | None,
+    chunk_size: int | None,
+    run: _StreamedRun | None = None,
+) -> Work:
+    """The work of a run: its first combats timed here, then the plan (see :class:`Work`)."""
+
+    def probe(start: int, stop: int) -> tuple[ChunkResult, float]:
+        return probe_here(scenario, seed, start, stop, detail)
+
+    done = run.done if run is not None else set()
+    return Work.make(first, runs, workers, scheduler, chunk_size, done, available_cores(), probe)
+
+
 def _chunk_size_on_disk(out: Path) -> int | None:
     """The chunk size of the run in ``out`` (to resume it), or None if there is none to read."""
     try:
@@ -294,79 +296,6 @@ def _chunk_size_on_disk(out: Path) -> int | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None  # no run there, or a damaged one: opening the store says which
     return size if isinstance(size, int) and size >= 1 else None
-
-
-@dataclass
-class _Work:
-    """The chunks of a run still to play, and how: the plan, and the probe's head if any.
-
-    The probe's combats open the first chunk to play; the rest of that chunk is played as a
-    job of its own and joined to them (:meth:`whole`) before anyone sees the chunk.
-    """
-
-    plan: WorkPlan
-    todo: list[tuple[int, int]]
-    head: ChunkResult | None
-    #: What to ask :func:`~sim.parallel.executor_for` for (None: its default).
-    workers: int | None
-
-    @property
-    def probed(self) -> int:
-        """Combats the probe played."""
-        return 0 if self.head is None else self.head.stop - self.head.start
-
-    @classmethod
-    def make(
-        cls,
-        scenario: Scenario,
-        seed: int,
-        detail: bool,
-        first: int,
-        runs: int,
-        workers: int | None,
-        scheduler: str | None,
-        chunk_size: int | None,
-        done: set[int] | None = None,
-    ) -> _Work:
-        """Time the first combats when something is left to choose, and choose it."""
-        done = done or set()
-        if scheduler or (workers is not None and chunk_size is not None):
-            # A Dask cluster's size is its own; a run that is told everything measures nothing.
-            size = chunk_size or DEFAULT_CHUNK
-            why = "a Dask cluster" if scheduler else "as given"
-            plan = WorkPlan(workers or 1, size, None, why)
-            todo = [b for b in chunk_bounds(runs, size, first) if b[0] not in done]
-            return cls(plan, todo, None, workers)
-        if chunk_size is not None:
-            todo = [b for b in chunk_bounds(runs, chunk_size, first) if b[0] not in done]
-            if not todo:
-                return cls(WorkPlan(1, chunk_size, None, "nothing left"), todo, None, 1)
-            head, per_s = probe_here(scenario, seed, todo[0][0], todo[0][1], detail)
-            left = _count(todo) - (head.stop - head.start)
-            plan = choose_plan(left, per_s, available_cores(), workers, chunk_size)
-            return cls(plan, todo, head, plan.workers)
-        head, per_s = probe_here(scenario, seed, first, first + runs, detail)
-        left = runs - (head.stop - head.start)
-        plan = choose_plan(left, per_s, available_cores(), workers, None, head.stop - head.start)
-        return cls(plan, chunk_bounds(runs, plan.chunk_size, first), head, plan.workers)
-
-    def jobs(self) -> list[tuple[int, int]]:
-        """What the executor plays: the chunks, the first without the probe's combats."""
-        if self.head is None:
-            return list(self.todo)
-        (_, end), rest = self.todo[0], self.todo[1:]
-        return rest if self.head.stop >= end else [(self.head.stop, end), *rest]
-
-    def whole(self, played: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
-        """The chunks as they finish, the first one whole (the probe's combats joined in)."""
-        head = self.head
-        if head is not None and head.stop >= self.todo[0][1]:
-            yield head
-            head = None
-        for chunk in played:
-            if head is not None and chunk.start == head.stop:
-                chunk, head = merged(head, chunk), None
-            yield chunk
 
 
 class _Counted:

@@ -2,7 +2,9 @@
 
 A run is cut into chunks of consecutive combat indices; a chunk is the unit a worker plays and
 returns. Because a combat's dice depend only on the seed and its index, the records are the same
-whatever the chunking or the number of workers.
+whatever the chunking or the number of workers. So the cut is chosen from the work
+(:class:`Work`, :func:`choose_plan`): the run's first combats are timed in this process
+(:func:`probe`; they are the head of its first chunk), and the workers and chunk size follow.
 """
 
 from __future__ import annotations
@@ -256,3 +258,86 @@ def iter_chunks(
     """Play a run chunk by chunk, in order, in this process."""
     for start, stop in chunk_bounds(runs, chunk_size, first):
         yield run_chunk(scenario, seed, start, stop, detail)
+
+
+@dataclass
+class Work:
+    """The chunks of a run still to play, and how: the plan, and the probe's head if any.
+
+    The probe's combats open the first chunk to play; the rest of that chunk is played as a
+    job of its own and joined to them (:meth:`whole`) before anyone sees the chunk.
+    """
+
+    plan: WorkPlan
+    todo: list[tuple[int, int]]
+    head: ChunkResult | None
+    #: What to ask :func:`~sim.parallel.executor_for` for (None: its default).
+    workers: int | None
+
+    @property
+    def probed(self) -> int:
+        """Combats the probe played."""
+        return 0 if self.head is None else self.head.stop - self.head.start
+
+    @classmethod
+    def make(
+        cls,
+        first: int,
+        runs: int,
+        workers: int | None,
+        scheduler: str | None,
+        chunk_size: int | None,
+        done: set[int],
+        cores: int,
+        probe: Callable[[int, int], tuple[ChunkResult, float]],
+    ) -> Work:
+        """Time the first combats when something is left to choose, and choose it.
+
+        Args:
+            first: the run's first combat.
+            runs: its combats.
+            workers: the workers asked for, or None to choose.
+            scheduler: a Dask scheduler (its size is its own: only the chunk size is set).
+            chunk_size: the chunk size asked for (or of the run on disk), or None to choose.
+            done: first combats of the chunks already on disk (a resumed run).
+            cores: the cores this process may use.
+            probe: plays combats ``start`` .. at most ``stop - 1`` in this process for a
+                moment; returns them and the combats per second (:func:`probe`).
+        """
+        if scheduler or (workers is not None and chunk_size is not None):
+            # A Dask cluster's size is its own; a run that is told everything measures nothing.
+            size = chunk_size or DEFAULT_CHUNK
+            why = "a Dask cluster" if scheduler else "as given"
+            plan = WorkPlan(workers or 1, size, None, why)
+            todo = [b for b in chunk_bounds(runs, size, first) if b[0] not in done]
+            return cls(plan, todo, None, workers)
+        if chunk_size is not None:
+            todo = [b for b in chunk_bounds(runs, chunk_size, first) if b[0] not in done]
+            if not todo:
+                return cls(WorkPlan(1, chunk_size, None, "nothing left"), todo, None, 1)
+            head, per_s = probe(*todo[0])
+            left = sum(stop - start for start, stop in todo) - (head.stop - head.start)
+            plan = choose_plan(left, per_s, cores, workers, chunk_size)
+            return cls(plan, todo, head, plan.workers)
+        head, per_s = probe(first, first + runs)
+        left = runs - (head.stop - head.start)
+        plan = choose_plan(left, per_s, cores, workers, None, head.stop - head.start)
+        return cls(plan, chunk_bounds(runs, plan.chunk_size, first), head, plan.workers)
+
+    def jobs(self) -> list[tuple[int, int]]:
+        """What the executor plays: the chunks, the first without the probe's combats."""
+        if self.head is None:
+            return list(self.todo)
+        (_, end), rest = self.todo[0], self.todo[1:]
+        return rest if self.head.stop >= end else [(self.head.stop, end), *rest]
+
+    def whole(self, played: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
+        """The chunks as they finish, the first one whole (the probe's combats joined in)."""
+        head = self.head
+        if head is not None and head.stop >= self.todo[0][1]:
+            yield head
+            head = None
+        for chunk in played:
+            if head is not None and chunk.start == head.stop:
+                chunk, head = merged(head, chunk), None
+            yield chunk

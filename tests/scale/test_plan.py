@@ -19,6 +19,7 @@ from sim.runner import (
     CHUNKS_PER_WORKER,
     PROBE_CAP_S,
     SERIAL_S,
+    Work,
     choose_plan,
     merged,
     probe,
@@ -162,3 +163,39 @@ def test_a_streamed_run_with_a_chosen_chunk_size_resumes_with_it(duel, tmp_path)
     resumed = simulate(duel, runs=900, seed=5, out=out, resume=True)  # no chunk size given
     assert resumed.plan.chunk_size == size
     pd.testing.assert_frame_equal(resumed.outcomes, first.outcomes)
+
+
+def test_the_probes_combats_open_the_first_chunk_and_are_joined_back(duel):
+    def probe_seven(start, stop):
+        return run_chunk(duel, 8, start, min(start + 7, stop)), 50.0
+
+    work = Work.make(0, 100, None, None, None, set(), cores=2, probe=probe_seven)
+    assert (work.plan.workers, work.plan.chunk_size) == (1, 50)  # 1.86 s of work: no pool
+    assert work.todo == [(0, 50), (50, 100)]
+    assert work.jobs() == [(7, 50), (50, 100)]
+    played = (run_chunk(duel, 8, start, stop) for start, stop in work.jobs())
+    chunks = list(work.whole(played))
+    assert [(c.start, c.stop) for c in chunks] == [(0, 50), (50, 100)]
+    assert chunks[0].records == run_chunk(duel, 8, 0, 50).records
+
+
+def test_a_resumed_run_probes_its_first_missing_chunk(duel):
+    asked = []
+
+    def probe_all(start, stop):
+        asked.append((start, stop))
+        return run_chunk(duel, 8, start, stop), 1000.0
+
+    work = Work.make(0, 90, None, None, 30, {0, 60}, cores=2, probe=probe_all)
+    assert asked == [(30, 60)]
+    assert work.todo == [(30, 60)] and work.jobs() == []
+    assert [(c.start, c.stop) for c in work.whole(iter([]))] == [(30, 60)]
+
+
+def test_a_run_told_everything_measures_nothing(duel):
+    def no_probe(start, stop):
+        raise AssertionError("nothing to choose, nothing to time")
+
+    work = Work.make(0, 90, 2, None, 30, set(), cores=2, probe=no_probe)
+    assert (work.plan.workers, work.plan.chunk_size, work.head) == (2, 30, None)
+    assert work.jobs() == [(0, 30), (30, 60), (60, 90)]
