@@ -113,8 +113,8 @@ SERIAL_S = 2.0
 CHUNK_S = 1.0
 #: A pool gets at least this many chunks per worker, so that no worker waits idle at the end.
 CHUNKS_PER_WORKER = 4
-#: The first combats of a run are timed in this process for about this long after the first
-#: one (the probe)...
+#: The first combats of a run are timed in this process for about this long (CPU seconds)
+#: after the first one (the probe)...
 PROBE_S = 0.25
 #: ... unless they have taken this long in all: a run so slow needs no finer measure.
 PROBE_CAP_S = 2.0
@@ -202,15 +202,17 @@ def probe(
     stop: int,
     detail: bool = False,
     seconds: float = PROBE_S,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.process_time,
     interrupted: Callable[[], bool] | None = None,
 ) -> tuple[ChunkResult, float]:
     """Play the first combats from ``start`` in this process for about ``seconds``: the speed.
 
-    The time runs from the end of the first combat (its warm-up is not the run's speed), and
-    the probe stops after :data:`PROBE_CAP_S` in all. At least one combat is played, at most
-    ``stop - start``. Their records are the run's own (a
-    probe is the head of the first chunk), so the measure costs nothing.
+    The time is this process's CPU time, as in ``combatsim bench``: the speed of one core of
+    the machine, not of how busy other programs keep it, so a run is cut the same way on a
+    loaded machine. It runs from the end of the first combat (its warm-up is not the run's
+    speed), and the probe stops after :data:`PROBE_CAP_S` in all. At least one combat is
+    played, at most ``stop - start``. Their records are the run's own (a probe is the head of
+    the first chunk), so the measure costs nothing.
 
     Returns:
         The combats played, and combats per second of this core (0.0 when none was played).
