@@ -138,7 +138,7 @@ def test_the_plugin_narrates_its_replay_with_its_own_time_labels(site, tmp_path)
         "Red flips at Blue: heads: a hit",
         "  Blue takes 1 damage from Red (0 hp left)",
     ]
-    assert lines[-1] == "The fight ends after 0.1 s: red wins."
+    assert lines[-1] == "The fight ends after 0.1 s: side red wins."
 
 
 @pytest.mark.slow
@@ -214,7 +214,7 @@ def test_a_plugin_resolution_plays_on_the_acs_clock(site, tmp_path):
     flips = [line for line in lines if " flips at " in line]
     assert flips == [f"{winner} flips at {loser}: heads: a hit"]
     assert lines[lines.index(flips[0]) - 1] == f"{winner} attacks {loser} (free action)"
-    assert lines[-1] == f"The fight ends after 0.1 s: {winner.lower()} wins."
+    assert lines[-1] == f"The fight ends after 0.1 s: side {winner.lower()} wins."
 
 
 # -- the registry, in this process ---------------------------------------------------------------
