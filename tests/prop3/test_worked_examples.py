@@ -51,18 +51,23 @@ def test_egon_saltveins_portly_loses_a_die_on_speed_checks():
 
 
 def test_kronzer_bashes_moonbelly_pools():
-    # The text says 6d8 for Kronzer, but a Bash is poor against a Block: the table wins, 5d8.
+    # "Kronzer has a Vigor score of 6 and an average bashing skill, so he rolls 6d8." Kronzer is
+    # one size category larger than Moonbelly (the ranged example: "He's also one size category
+    # larger than she is"; RULINGS part C: one reading, in every test of the example): +1 Vigor
+    # die, and the form table's -1 for a bash against a block gives the printed 6d8.
     assert defense_allowed(D.BLOCK, A.BASH, armor=LEATHER, shield=True)
     assert die_for("average") == 8
-    pools = melee_pools(6, 5, A.BASH, D.BLOCK, CLUB.bash, LEATHER.bash)
-    # Kronzer: 6 - 1 (bash poor vs block) = 5 dice; +1 club excellent at bashing, +1 leather
-    # poor against bashes (armor_also_helps_attacker). Moonbelly: 5 - 1 (leather) = 4 dice,
-    # +1 (block excellent against bash).
-    assert pools == Pools(attack_dice=5, attack_wiggle=2, defense_dice=4, defense_wiggle=1)
+    kronzer_dice = pool_size(6, size=1, vigor=True)
+    assert kronzer_dice == 7
+    pools = melee_pools(kronzer_dice, 5, A.BASH, D.BLOCK, CLUB.bash, LEATHER.bash)
+    # Kronzer: 7 - 1 (bash poor vs block) = 6 dice, as printed; +1 club excellent at bashing, +1
+    # leather poor against bashes (armor_also_helps_attacker): "two wiggle points". Moonbelly:
+    # 5 - 1 (leather poor against bashes) = 4 dice, +1 (block excellent against bash).
+    assert pools == Pools(attack_dice=6, attack_wiggle=2, defense_dice=4, defense_wiggle=1)
     alone = melee_pools(
-        6, 5, A.BASH, D.BLOCK, CLUB.bash, LEATHER.bash, armor_also_helps_attacker=False
+        kronzer_dice, 5, A.BASH, D.BLOCK, CLUB.bash, LEATHER.bash, armor_also_helps_attacker=False
     )
-    assert (alone.attack_dice, alone.attack_wiggle) == (5, 1)
+    assert (alone.attack_dice, alone.attack_wiggle) == (6, 1)
 
 
 def test_kronzer_bashes_moonbelly_roll_under_best_set():
