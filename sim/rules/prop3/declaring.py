@@ -60,7 +60,9 @@ class Matchup:
     def __init__(self, pa: Profile, pd: Profile, armed: bool, rules: Rules) -> None:
         self.attacks = [a for a, form in enumerate(ATTACK_FORMS) if attack_allowed(form, pa.weapon)]
         weapon = pd.weapon if armed and not pd.natural else None
-        self.allowed = allowed_table(self.attacks, pd.armor, pd.shield, weapon)
+        self.allowed = allowed_table(
+            self.attacks, pd.armor, pd.shield, weapon, rules.parry_bash_two_hands
+        )
         self.declarable = [d for d in range(3) if any(row[d] for row in self.allowed)]
         self.effects: FormTable = form_effects(pa.weapon, pd.armor, rules.armor_helps)
         self.undefended: tuple[Effect | None, ...] = tuple(

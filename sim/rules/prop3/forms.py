@@ -164,10 +164,12 @@ def defense_allowed(
     armor: Armor | None = None,
     shield: bool = False,
     weapon: Weapon | None = None,
+    bash_needs_two_hands: bool = True,
 ) -> bool:
     """Whether a defender can use a defense form against an attack form.
 
-    Dodge needs light armor or none; Parry needs a weapon, a two-hander to parry a Bash; Block
+    Dodge needs light armor or none; Parry needs a weapon, a two-hander to parry a Bash (the
+    text: "usually a two-hander to parry a bash", option ``parry_bash_needs_two_hands``); Block
     needs a shield or a two-handed weapon.
 
     Args:
@@ -176,11 +178,14 @@ def defense_allowed(
         armor: the defender's armor, or None.
         shield: whether the defender carries a shield.
         weapon: the defender's weapon, or None.
+        bash_needs_two_hands: a parry against a bash needs a two-handed weapon (default True).
     """
     if defense == DefenseForm.DODGE:
         return armor is None or not armor.heavy
     if defense == DefenseForm.PARRY:
-        return weapon is not None and (attack != AttackForm.BASH or weapon.two_handed)
+        if weapon is None:
+            return False
+        return attack != AttackForm.BASH or weapon.two_handed or not bash_needs_two_hands
     return shield or (weapon is not None and weapon.two_handed)
 
 

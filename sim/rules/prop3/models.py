@@ -99,6 +99,11 @@ class DiceOptions(Strict):
     size_in_melee: bool = Field(
         False, description="The ranged size rules (wiggle and dice per size category) in melee."
     )
+    parry_bash_needs_two_hands: bool = Field(
+        True,
+        description="Parrying a bash needs a two-handed weapon (the text: 'usually a two-hander "
+        "to parry a bash'); false: any weapon in hand parries a bash.",
+    )
     fumbles: bool = Field(
         True, description="An attack with no pair rolls the fumble d6; false: it just misses."
     )
@@ -400,6 +405,7 @@ class Rules:
         "keep",
         "melee_range",
         "nicks_per_wound",
+        "parry_bash_two_hands",
         "redeclare",
         "size_in_melee",
         "spending",
@@ -415,6 +421,7 @@ class Rules:
         self.armor_helps = options.armor_also_helps_attacker
         self.redeclare = options.impossible_defense == "redeclare"
         self.size_in_melee = options.size_in_melee
+        self.parry_bash_two_hands = options.parry_bash_needs_two_hands
         self.fumbles = options.fumbles
         self.hit_nicks = options.hit_nicks
         self.nicks_per_wound = options.nicks_per_wound

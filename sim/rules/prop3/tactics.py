@@ -215,13 +215,24 @@ def reply_attack(values, undefended, d, attacks, allowed, redeclare) -> int:
 
 
 def allowed_table(
-    attacks: list[int], armor: Armor | None, shield: bool, weapon: Weapon | None
+    attacks: list[int],
+    armor: Armor | None,
+    shield: bool,
+    weapon: Weapon | None,
+    bash_needs_two_hands: bool = True,
 ) -> tuple[tuple[bool, ...], ...]:
     """``[attack][defense]``: whether the defender's gear allows that defense (forms.py)."""
     return tuple(
         tuple(
             a in attacks
-            and defense_allowed(d, ATTACK_FORMS[a], armor=armor, shield=shield, weapon=weapon)
+            and defense_allowed(
+                d,
+                ATTACK_FORMS[a],
+                armor=armor,
+                shield=shield,
+                weapon=weapon,
+                bash_needs_two_hands=bash_needs_two_hands,
+            )
             for d in DEFENSE_FORMS
         )
         for a in range(3)
