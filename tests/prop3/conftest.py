@@ -56,14 +56,20 @@ def reach(
     return max(reads), min(pair_faces, default=0)
 
 
-def outcome(attack: Result, defender: tuple[Result, int]) -> Outcome:
-    """The outcome of an attack against a defender's (best result, lowest pair face)."""
+def outcome(attack: Result, defender: tuple[Result, int], cuts: str = "cut") -> Outcome:
+    """The outcome of an attack against a defender's (best result, lowest pair face).
+
+    ``cuts``: ``cut`` (a lower pair cuts a triple, taken before a tie), ``tie`` (a tie taken
+    before a cut) or ``never`` (no pair cuts a triple: "a critical success always wins").
+    """
     best, low = defender
     if attack.kind == Kind.NOTHING:
         return Outcome.FUMBLE
     if best > attack:
         return Outcome.CRITICAL_DEFENSE if best.kind == Kind.TRIPLE else Outcome.DEFENDED
-    if attack.kind == Kind.TRIPLE and 0 < low < attack.face:
+    if cuts == "tie" and best == attack:
+        return Outcome.TIE
+    if cuts != "never" and attack.kind == Kind.TRIPLE and 0 < low < attack.face:
         return Outcome.CRIT_REDUCED
     if best == attack:
         return Outcome.TIE
@@ -101,6 +107,7 @@ def attack(
     defender: tuple[int, int, int],
     keep: str = "lowest_three",
     save: int = 0,
+    cuts: str = "cut",
 ) -> dict[Outcome, float]:
     """Unconditioned outcome chances (ties included) of an attack, by brute force."""
     a_dice, a_sides, a_points = attacker
@@ -110,9 +117,9 @@ def attack(
     for a_roll, pa in sorted_rolls(a_dice, a_sides):
         result = reach(a_roll, a_sides, a_points, **options)[0]
         for d_roll, pd in sorted_rolls(d_dice, d_sides):
-            got = outcome(result, reach(d_roll, d_sides, d_points, **options))
+            got = outcome(result, reach(d_roll, d_sides, d_points, **options), cuts)
             if save and got in (Outcome.HIT, Outcome.CRITICAL_HIT, Outcome.CRIT_REDUCED):
-                got = outcome(result, reach(d_roll, d_sides, d_points + save, **options))
+                got = outcome(result, reach(d_roll, d_sides, d_points + save, **options), cuts)
             totals[got] += pa * pd
     return dict(totals)
 

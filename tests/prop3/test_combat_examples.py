@@ -134,6 +134,22 @@ def test_kronzer_bashes_moonbelly_under_best_set_his_triple_is_cut_to_a_hit():
     assert f["Kronzer"].criticals == 0 and f["Kronzer"].hits == 1
 
 
+def test_kronzer_bashes_moonbelly_as_printed_under_critical_always_wins():
+    # "Not even wiggling will reduce it to a standard hit: it's a critical hit." With
+    # critical_always_wins ("a critical success always wins") and best_set, the example comes
+    # out as printed: her pair of 2s does not cut the triple 5s; she takes a wound.
+    data = scenario(with_tactics(MOONBELLY, defense="block"), with_tactics(KRONZER, attack="bash"),
+                    {"keep": "best_set", "critical_always_wins": True})
+    rounds, f, trace, dice = setup(data, d8(1, 4, 5, 6, 6, 8) + d8(2, 3, 7, 8))
+    rounds.set_order([f["Moonbelly"], f["Kronzer"]])
+    melee_attack(rounds.fight, f["Kronzer"], f["Moonbelly"])
+    assert not dice._buffer
+    (x,) = events(trace, "exchange")
+    assert x.data["result"] == "triple 5s"
+    assert x.data["outcome"] == "critical_hit"
+    assert f["Moonbelly"].hp == 4 and f["Kronzer"].criticals == 1
+
+
 # -- Moonbelly bashes, Kronzer dodges --------------------------------------------------------------
 
 

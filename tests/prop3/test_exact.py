@@ -91,6 +91,40 @@ def test_attack_odds_match_brute_force(brute, attacker, defender, keep):
     assert Outcome.TIE not in got.outcomes
 
 
+@pytest.mark.parametrize("cuts", ["tie", "never"])
+@pytest.mark.parametrize("attacker", [(3, 4, 1), (4, 6, 2), (3, 8, 2)])
+@pytest.mark.parametrize("defender", [(3, 6, 1), (4, 4, 2)])
+@pytest.mark.parametrize("keep", ["lowest_three", "best_set"])
+def test_attack_odds_read_cut_or_tie_and_critical_always_wins(
+    brute, attacker, defender, keep, cuts
+):
+    # The options cut_or_tie: tie and critical_always_wins (pool.CUTS), written straight from
+    # RULINGS part C in the brute force, and read by the exact calculator.
+    want = brute.attack(attacker, defender, keep=keep, cuts=cuts)
+    got = attack_odds(*attacker, *defender, keep=keep, cuts=cuts)
+    tie = want.pop(Outcome.TIE, 0.0)
+    assert math.isclose(got.tie, tie, abs_tol=1e-12)
+    assert _same(got.outcomes, {o: p / (1 - tie) for o, p in want.items()})
+    default = attack_odds(*attacker, *defender, keep=keep)
+    if cuts == "never":
+        assert got.outcomes[Outcome.CRIT_REDUCED] == 0.0
+        assert default.outcomes[Outcome.CRIT_REDUCED] > 0.0  # the option changes something
+    else:
+        assert got.tie >= default.tie
+
+
+def test_cut_or_tie_changes_the_odds_where_both_are_reachable():
+    cut = attack_odds(4, 6, 2, 4, 4, 2, keep="best_set")
+    tie = attack_odds(4, 6, 2, 4, 4, 2, keep="best_set", cuts="tie")
+    assert tie.tie > cut.tie
+    assert tie.outcomes[Outcome.CRIT_REDUCED] < cut.outcomes[Outcome.CRIT_REDUCED]
+
+
+def test_unknown_cuts_are_refused():
+    with pytest.raises(ValueError, match="cuts"):
+        attack_odds(3, 6, 0, 3, 6, 0, cuts="sometimes")
+
+
 @pytest.mark.parametrize("keep", ["lowest_three", "best_set"])
 @pytest.mark.parametrize("defender", [(3, 6, 0), (4, 6, 1), (3, 4, 1)])
 def test_missile_armor_save_matches_brute_force(brute, keep, defender):

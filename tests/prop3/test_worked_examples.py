@@ -105,6 +105,33 @@ def test_moonbelly_blocks_kronzer_triple_fives():
     assert resolve(T(5), unwiggled.result) == Outcome.CRITICAL_HIT
 
 
+def test_moonbelly_blocks_kronzer_triple_fives_under_critical_always_wins():
+    # The reading that gives the example as printed: "the lowest roll is superior (though a
+    # critical success always wins)" (THE CORE MECHANIC). With the option critical_always_wins
+    # (pool.CUTS "never") no pair cuts a triple, so her wiggled pair of 2s cannot help: "Not even
+    # wiggling will reduce it to a standard hit: it's a critical hit."
+    kronzer = best_roll((1, 4, 5, 6, 6, 8), 8, 2, keep="best_set")
+    moonbelly = best_response(kronzer.result, (2, 3, 7, 8), 8, 1, keep="best_set", cuts="never")
+    assert moonbelly.response == Response.NONE
+    assert resolve(kronzer.result, moonbelly.result, "never") == Outcome.CRITICAL_HIT
+    # Her best is still a pair (of 2s), which the default rule would let cut the critical.
+    assert moonbelly.result.kind == P(2).kind
+    assert resolve(kronzer.result, moonbelly.result) == Outcome.CRIT_REDUCED
+
+
+def test_cut_or_tie_a_defender_who_can_cut_or_tie_an_attacking_triple():
+    # RULINGS part C: 2, 3, 5, 5, 6 with one point reaches triple 5s (6 -> 5: a tie with the
+    # attack) or a pair of 2s (3 -> 2: a cut). Default cut_or_tie: cut; tie: the exchange is
+    # re-rolled.
+    roll = (2, 3, 5, 5, 6)
+    cut = best_response(T(5), roll, 8, 1, keep="best_set")
+    assert cut.response == Response.REDUCE
+    assert resolve(T(5), cut.result) == Outcome.CRIT_REDUCED
+    tie = best_response(T(5), roll, 8, 1, keep="best_set", cuts="tie")
+    assert tie.response == Response.TIE
+    assert resolve(T(5), tie.result, "tie") == Outcome.TIE
+
+
 def test_moonbelly_bashes_kronzer_pools():
     assert defense_allowed(D.DODGE, A.BASH, armor=CHAIN_MAIL)
     pools = melee_pools(5, 4, A.BASH, D.DODGE, POLEARM.bash, CHAIN_MAIL.bash)

@@ -169,7 +169,7 @@ def form_values(fight: Fight, a_f: Any, d_f: Any, m: Matchup, xw: int, xl: int) 
         for d in range(3):
             if m.allowed[a][d]:
                 attack, defense = melee_pools(a_f, d_f, m, a, d, xw, xl)
-                values[a][d] = melee_value(attack, defense, keep, hit, crit)
+                values[a][d] = melee_value(attack, defense, keep, hit, crit, 0, rules.cuts)
     found = pa.cache[key] = FormValues(values, undefended)
     return found
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from sim.rules.prop3.pool import (
+    CUTS,
     FACE_BASE,
     FAILED_DEFENSES,
     KIND_BASE,
@@ -95,8 +96,14 @@ class AttackOdds:
     tie: float
 
 
-def _outcome_codes(attack: np.ndarray, defense: np.ndarray, low_pair: np.ndarray) -> np.ndarray:
-    """Outcome codes for every attack rank (rows) against every defense (columns)."""
+def _outcome_codes(
+    attack: np.ndarray, defense: np.ndarray, low_pair: np.ndarray, cuts: str = "cut"
+) -> np.ndarray:
+    """Outcome codes for every attack rank (rows) against every defense (columns).
+
+    Against a triple, the defender's answer as ``wiggle.best_response`` gives it under ``cuts``
+    (``pool.CUTS``): a cut before a tie (``cut``), a tie before a cut (``tie``), or no cut.
+    """
     a = attack[:, None]
     d = defense[None, :]
     low = low_pair[None, :]
@@ -106,11 +113,21 @@ def _outcome_codes(attack: np.ndarray, defense: np.ndarray, low_pair: np.ndarray
         d // KIND_BASE == int(Kind.TRIPLE), _CODE[Outcome.CRITICAL_DEFENSE], _CODE[Outcome.DEFENDED]
     )
     on_pair = np.where(d == a, _CODE[Outcome.TIE], _CODE[Outcome.HIT])
-    on_triple = np.where(
-        (low > 0) & (low < a_face),
-        _CODE[Outcome.CRIT_REDUCED],
-        np.where(d == a, _CODE[Outcome.TIE], _CODE[Outcome.CRITICAL_HIT]),
-    )
+    cut = (low > 0) & (low < a_face)
+    if cuts == "never":
+        on_triple = np.where(d == a, _CODE[Outcome.TIE], _CODE[Outcome.CRITICAL_HIT])
+    elif cuts == "tie":
+        on_triple = np.where(
+            d == a,
+            _CODE[Outcome.TIE],
+            np.where(cut, _CODE[Outcome.CRIT_REDUCED], _CODE[Outcome.CRITICAL_HIT]),
+        )
+    else:
+        on_triple = np.where(
+            cut,
+            _CODE[Outcome.CRIT_REDUCED],
+            np.where(d == a, _CODE[Outcome.TIE], _CODE[Outcome.CRITICAL_HIT]),
+        )
     landed = np.where(a_kind == int(Kind.TRIPLE), on_triple, on_pair)
     code = np.where(d > a, better, landed)
     return np.where(a_kind == int(Kind.NOTHING), _CODE[Outcome.FUMBLE], code)
@@ -121,15 +138,16 @@ def _attack_odds(
     attack: tuple[int, int, int, str, bool, bool],
     defense: tuple[int, int, int, bool, bool],
     save: int,
+    cuts: str = "cut",
 ) -> tuple[tuple[float, ...], float]:
     a_dice, a_sides, a_points, keep, a_crit, a_ones = attack
     d_dice, d_sides, d_points, d_crit, d_ones = defense
     a_ranks, _, a_probs = table(a_dice, a_sides, (a_points,), keep, a_crit, a_ones)
     levels = (d_points, d_points + save) if save else (d_points,)
     d_ranks, d_pairs, d_probs = table(d_dice, d_sides, levels, keep, d_crit, d_ones)
-    codes = _outcome_codes(a_ranks[0], d_ranks[0], d_pairs[0])
+    codes = _outcome_codes(a_ranks[0], d_ranks[0], d_pairs[0], cuts)
     if save:
-        saved = _outcome_codes(a_ranks[0], d_ranks[1], d_pairs[1])
+        saved = _outcome_codes(a_ranks[0], d_ranks[1], d_pairs[1], cuts)
         failed = np.isin(codes, [_CODE[o] for o in FAILED_DEFENSES])
         codes = np.where(failed, saved, codes)
     weights = a_probs[:, None] * d_probs[None, :]
@@ -154,6 +172,7 @@ def attack_odds(
     defense_crit_allowed: bool = True,
     defense_only_ones: bool = False,
     defense_save_points: int = 0,
+    cuts: str = "cut",
 ) -> AttackOdds:
     """The exact outcome chances of an attack, both sides playing the policy "best".
 
@@ -176,12 +195,16 @@ def attack_odds(
         defense_save_points: wiggle points the defender gets only if its defense fails (armor
             excellent against a missile's ammunition, ``ranged.armor_save_points``); the
             defender then answers again, with the same roll and the extra points.
+        cuts: how a defender pair meets an attacking triple (``pool.CUTS``: options
+            ``cut_or_tie`` and ``critical_always_wins``).
 
     Raises:
         ValueError: for impossible pools, or if every exchange would tie.
     """
     check_pool(attack_dice, attack_sides, attack_points)
     check_pool(defense_dice, defense_sides, defense_points)
+    if cuts not in CUTS:
+        raise ValueError(f"unknown cuts {cuts!r}; expected one of {', '.join(CUTS)}")
     if defense_save_points < 0:
         raise ValueError(f"save points cannot be negative ({defense_save_points})")
     keep, a_crit, a_ones = reading_options(keep, attack_crit_allowed, attack_only_ones)
@@ -190,6 +213,7 @@ def attack_odds(
         (attack_dice, attack_sides, attack_points, keep, a_crit, a_ones),
         (defense_dice, defense_sides, defense_points, d_crit, d_ones),
         defense_save_points,
+        cuts,
     )
     outcomes: dict[Outcome, float] = {
         o: p for o, p in zip(_OUTCOMES, probs, strict=True) if o != Outcome.TIE

@@ -130,7 +130,7 @@ def roll_exchange(
                 rolled = True
                 fight.defense_rolled(defender, primary)
             answer = fight.defense_answer(defender, defense, result, d_faces, save)
-            outcome = resolve(result, answer.result)
+            outcome = resolve(result, answer.result, fight.rules.cuts)
         exchange = Exchange(name, attack, defense, faces, wiggled, d_faces, answer, outcome, ties)
         if fight.tracing:
             trace_exchange(fight, attacker, defender, exchange)

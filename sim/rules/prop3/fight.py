@@ -68,8 +68,11 @@ def _defense_cached(
     keep: str,
     crit: bool,
     ones: bool,
+    cuts: str,
 ) -> Defense:
-    return policy(attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
+    return policy(
+        attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones, cuts=cuts
+    )
 
 
 def attack_policy(
@@ -96,11 +99,16 @@ def defense_policy(
     crit: bool,
     ones: bool,
     tracing: bool,
+    cuts: str = "cut",
 ) -> Defense:
     """A defender policy's answer, cached like :func:`attack_policy`."""
     if tracing:
-        return policy(attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
-    return _defense_cached(policy, attack, tuple(sorted(faces)), sides, points, keep, crit, ones)
+        return policy(
+            attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones, cuts=cuts
+        )
+    return _defense_cached(
+        policy, attack, tuple(sorted(faces)), sides, points, keep, crit, ones, cuts
+    )
 
 
 CounterAttack = Callable[["Fight", Any, Any, bool], None]
@@ -271,6 +279,7 @@ class Fight:
                 keep=keep,
                 crit_allowed=crit,
                 only_ones=ones,
+                cuts=self.rules.cuts,
             )
             return answer.defense, save if answer.armor_used else 0
         return defense_policy(
@@ -283,6 +292,7 @@ class Fight:
             crit,
             ones,
             self.tracing,
+            self.rules.cuts,
         ), 0
 
     def defense_answer(
@@ -300,7 +310,8 @@ class Fight:
         body = fighter.state
         if rules.spending == "never" or not body.profile.has_points:
             return answer
-        outcome = resolve(attack, answer.result)
+        cuts = rules.cuts
+        outcome = resolve(attack, answer.result, cuts)
         if outcome not in FAILED_DEFENSES:
             return answer
         pools = body.profile.points[pool.roll]
@@ -310,14 +321,14 @@ class Fight:
         base = _DEFENSE_RANK[outcome]
         if rules.spending == "always":
             more, used = self._answer(attack, faces, pool, points + available, save)
-            if _DEFENSE_RANK[resolve(attack, more.result)] > base:
+            if _DEFENSE_RANK[resolve(attack, more.result, cuts)] > base:
                 self._spend(fighter, pools, more.wiggled.spent - points - used)
                 return more
             return answer
         reduced = None
         for extra in range(1, available + 1):
             more, used = self._answer(attack, faces, pool, points + extra, save)
-            got = resolve(attack, more.result)
+            got = resolve(attack, more.result, cuts)
             if got in (Outcome.DEFENDED, Outcome.CRITICAL_DEFENSE):
                 self._spend(fighter, pools, more.wiggled.spent - points - used)
                 return more

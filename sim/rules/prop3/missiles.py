@@ -190,7 +190,9 @@ def _best_defense(
     best, choice = None, choices[0]
     for d in choices:
         attack, defense = shot.ready(attacker, defender, d)
-        value = melee_value(attack, defense, rules.keep, rules.hit_nicks, rules.crit_nicks, save)
+        value = melee_value(
+            attack, defense, rules.keep, rules.hit_nicks, rules.crit_nicks, save, rules.cuts
+        )
         if best is None or value < best:
             best, choice = value, d
     return choice

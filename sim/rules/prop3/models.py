@@ -99,6 +99,17 @@ class DiceOptions(Strict):
     size_in_melee: bool = Field(
         False, description="The ranged size rules (wiggle and dice per size category) in melee."
     )
+    critical_always_wins: bool = Field(
+        False,
+        description="No defender pair cuts an attacking triple to a standard hit (the core "
+        "mechanic: 'a critical success always wins'; the first combat example); false: a pair "
+        "lower than the triple's face cuts it (the ranged example).",
+    )
+    cut_or_tie: Literal["cut", "tie"] = Field(
+        "cut",
+        description="A defender who can either cut an attacking triple to a standard hit or tie "
+        "it takes the cut, or the tie (the exchange is re-rolled).",
+    )
     parry_bash_needs_two_hands: bool = Field(
         True,
         description="Parrying a bash needs a two-handed weapon (the text: 'usually a two-hander "
@@ -398,6 +409,7 @@ class Rules:
         "cluster_target",
         "crit_nicks",
         "critical_wounds",
+        "cuts",
         "defense_policy",
         "focused_fire",
         "fumbles",
@@ -422,6 +434,8 @@ class Rules:
         self.redeclare = options.impossible_defense == "redeclare"
         self.size_in_melee = options.size_in_melee
         self.parry_bash_two_hands = options.parry_bash_needs_two_hands
+        # pool.CUTS: how a defender pair meets an attacking triple.
+        self.cuts = "never" if options.critical_always_wins else options.cut_or_tie
         self.fumbles = options.fumbles
         self.hit_nicks = options.hit_nicks
         self.nicks_per_wound = options.nicks_per_wound

@@ -310,17 +310,25 @@ class Outcome(StrEnum):
     """A full tie: the caller re-rolls both sides."""
 
 
+CUTS = ("cut", "tie", "never")
+"""How a defender pair meets an attacking triple (options ``critical_always_wins`` and
+``cut_or_tie``): a pair lower than the triple's face cuts it to a standard hit, and a defender who
+could cut it or tie it cuts (``cut``, the default) or ties (``tie``); or no pair ever cuts it
+(``never``: "a critical success always wins")."""
+
+
 FAILED_DEFENSES = frozenset({Outcome.HIT, Outcome.CRITICAL_HIT, Outcome.CRIT_REDUCED})
 """The outcomes in which the attack lands (a missile defense may still be saved by armor)."""
 
 
-def resolve(attack: Result, defense: Result) -> Outcome:
+def resolve(attack: Result, defense: Result, cuts: str = "cut") -> Outcome:
     """Resolve an attack result against the defense result the defender chose.
 
     Attacker with no pair: fumble. Attacker pair: the defender is hit unless its result is
     better (a triple is a critical defense). Attacker triple: a lower triple is a critical
-    defense; a pair lower than the triple's face cuts it to a standard hit; anything else takes
-    a critical hit. Equal results are a tie, re-rolled by the caller.
+    defense; a pair lower than the triple's face cuts it to a standard hit (unless ``cuts`` is
+    ``never``, see :data:`CUTS`); anything else takes a critical hit. Equal results are a tie,
+    re-rolled by the caller.
     """
     if attack.kind == Kind.NOTHING:
         return Outcome.FUMBLE
@@ -330,6 +338,6 @@ def resolve(attack: Result, defense: Result) -> Outcome:
         return Outcome.TIE
     if attack.kind == Kind.PAIR:
         return Outcome.HIT
-    if defense.kind == Kind.PAIR and defense.face < attack.face:
+    if defense.kind == Kind.PAIR and defense.face < attack.face and cuts != "never":
         return Outcome.CRIT_REDUCED
     return Outcome.CRITICAL_HIT

@@ -165,6 +165,7 @@ def missile_defense(
     keep: str = "lowest_three",
     crit_allowed: bool = True,
     only_ones: bool = False,
+    cuts: str = "cut",
 ) -> MissileDefense:
     """The target's best response to a missile, re-checked with its armor points if it fails.
 
@@ -175,11 +176,18 @@ def missile_defense(
 
     def answer(points: int) -> Defense:
         return best_response(
-            attack, faces, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
+            attack,
+            faces,
+            sides,
+            points,
+            keep=keep,
+            crit_allowed=crit_allowed,
+            only_ones=only_ones,
+            cuts=cuts,
         )
 
     first = answer(points)
-    if save_points <= 0 or resolve(attack, first.result) not in FAILED_DEFENSES:
+    if save_points <= 0 or resolve(attack, first.result, cuts) not in FAILED_DEFENSES:
         return MissileDefense(first, armor_used=False)
     second = answer(points + save_points)
     return MissileDefense(second, armor_used=True)

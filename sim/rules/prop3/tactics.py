@@ -100,7 +100,9 @@ _NO_DEFENSE = Pool(roll=-1, dice=0, sides=2, wiggle=0, crit_allowed=True, only_o
 """The defense of an undefended attack: no dice (the attack is compared with nothing)."""
 
 
-def _odds(attack: Pool, defense: Pool, keep: str, save: int) -> dict[Outcome, float] | None:
+def _odds(
+    attack: Pool, defense: Pool, keep: str, save: int, cuts: str = "cut"
+) -> dict[Outcome, float] | None:
     a, d = attack.dice, defense.dice
     while True:
         try:
@@ -117,6 +119,7 @@ def _odds(attack: Pool, defense: Pool, keep: str, save: int) -> dict[Outcome, fl
                 defense_crit_allowed=defense.crit_allowed,
                 defense_only_ones=defense.only_ones,
                 defense_save_points=save,
+                cuts=cuts,
             ).outcomes
         except ValueError as exc:
             # Pools too large to enumerate: estimate with one die fewer on the larger side.
@@ -130,15 +133,22 @@ def _odds(attack: Pool, defense: Pool, keep: str, save: int) -> dict[Outcome, fl
 
 @lru_cache(maxsize=65536)
 def melee_value(
-    attack: Pool, defense: Pool | None, keep: str, hit: int, crit: int, save: int = 0
+    attack: Pool,
+    defense: Pool | None,
+    keep: str,
+    hit: int,
+    crit: int,
+    save: int = 0,
+    cuts: str = "cut",
 ) -> float:
     """Exact expected damage, in nicks, of an attack (both sides spending wiggle "best").
 
     A standard or reduced hit counts ``hit`` nicks, a critical hit ``crit``; ties are re-rolled.
     A defender with no pool (None) or no dice cannot defend. Pools too large for the exact
     calculator are estimated with fewer dice. ``save``: armor points against a missile.
+    ``cuts``: how a defender pair meets an attacking triple (``pool.CUTS``).
     """
-    odds = _odds(attack, _NO_DEFENSE if defense is None else defense, keep, save)
+    odds = _odds(attack, _NO_DEFENSE if defense is None else defense, keep, save, cuts)
     if odds is None:
         return 0.0
     return (

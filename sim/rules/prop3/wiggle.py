@@ -337,13 +337,15 @@ def best_response(
     keep: str = "lowest_three",
     crit_allowed: bool = True,
     only_ones: bool = False,
+    cuts: str = "cut",
 ) -> Defense:
     """The defender's best response to an attack result it has seen.
 
     Defend if any reachable result beats the attack (counting the best one, so a triple makes a
     critical defense); otherwise, against a triple, cut the critical to a standard hit if a pair
     lower than the triple's face is reachable; otherwise count the best reachable result, which
-    may tie the attack (a re-roll). Against a fumble nothing is spent.
+    may tie the attack (a re-roll). Against a fumble nothing is spent. ``cuts`` (``pool.CUTS``):
+    ``tie`` takes a reachable tie before a cut, ``never`` never cuts.
 
     Args:
         attack: the attacker's (wiggled) result.
@@ -353,6 +355,7 @@ def best_response(
         keep: ``"lowest_three"`` or ``"best_set"``.
         crit_allowed: False for a defender's stat at 2.
         only_ones: True for a defender's stat at 1.
+        cuts: ``cut``, ``tie`` or ``never`` (options ``cut_or_tie``, ``critical_always_wins``).
     """
     if attack.kind == Kind.NOTHING:
         read = read_roll(faces, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones)
@@ -362,7 +365,9 @@ def best_response(
     )
     if best.result > attack:
         return Defense(Response.DEFEND, best)
-    if attack.kind == Kind.TRIPLE:
+    if cuts == "tie" and best.result == attack:
+        return Defense(Response.TIE, best)
+    if attack.kind == Kind.TRIPLE and cuts != "never":
         low = lowest_pair(
             faces, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
         )
