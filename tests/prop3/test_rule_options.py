@@ -160,3 +160,24 @@ def test_parry_bash_needs_two_hands_by_default_and_not_under_the_option():
         m = matchup(pa, pd, True, rounds.fight.rules)
         assert m.allowed[BASH][PARRY] is allowed
         assert m.allowed[1][PARRY]  # a slash he parries either way
+
+
+def test_parry_substat_chooses_the_stat_of_the_parry():
+    # Moonbelly slashes (polearm average, slash poor against a parry: 5 - 1 = 4 dice); Kronzer
+    # parries with his club (parry excellent against a slash: +1 wiggle).
+    for option, kronzer_faces in (
+        ({}, (3, 4, 6, 8)),
+        ({"parry_substat": "strength"}, (3, 4, 6, 8, 1, 5, 7)),
+    ):
+        data = scenario(
+            with_tactics(MOONBELLY, attack="slash"), with_tactics(KRONZER, defense="parry"), option
+        )
+        rounds, f, trace, dice = setup(data, d8(2, 2, 5, 7) + d8(*kronzer_faces))
+        rounds.set_order([f["Moonbelly"], f["Kronzer"]])
+        melee_attack(rounds.fight, f["Moonbelly"], f["Kronzer"])
+        assert not dice._buffer
+        (x,) = events(trace, "exchange")
+        assert (x.data["attack"], x.data["defense"]) == ("slash", "parry")
+        # Default dexterity: Agility 4 dice. Strength: Vigor 6, +1 for his size category.
+        assert pools(x) == (4, 0, len(kronzer_faces), 1)
+        assert x.data["outcome"] == "hit"
