@@ -124,10 +124,10 @@ def test_lost_action_with_no_free_segment_left_is_gone():
     assert combat.fighters[1].actions_moved == 0
 
 
-def test_lost_action_option_gone_drops_it_even_with_free_segments():
+def test_lost_action_option_drop_drops_it_even_with_free_segments():
     a = fighter("A", ambition_bonus=10, to_hit=50)
     b = fighter("B", actions=2, defense=30, **NEVER_HITS)
-    data = acs_scenario([a], [b], options={"lost_action": "gone"})
+    data = acs_scenario([a], [b], options={"lost_action": "drop"})
     combat, trace = scripted(
         data,
         [

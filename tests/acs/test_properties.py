@@ -36,7 +36,7 @@ combatant = st.fixed_dictionaries(
 options = st.fixed_dictionaries(
     {
         "duplicates": st.sampled_from(["slide", "reroll"]),
-        "lost_action": st.sampled_from(["slide", "gone"]),
+        "lost_action": st.sampled_from(["slide", "defensive_maneuver", "drop"]),
         "tie_break": st.sampled_from(["pure_ambition", "ambition_bonus"]),
         "disruption": st.booleans(),
     }

@@ -9,8 +9,11 @@ ambition rank as its SimPy priority, and the winner's free action comes before e
 
 Defenses (ACS "Defenses"): a defense rolled on a segment where the defender still has an untaken
 action costs that action, which slides to the defender's next free segment of the second if
-there is one. A defense made while a multi-segment action is under way disrupts it (ACS "Action
-disruption"): the defender's process is interrupted and the action starts over at its next action.
+there is one, or is taken at once as a defensive maneuver (option ``lost_action``). A defense
+made while a multi-segment action (an attack, a spell, a maneuver: :mod:`sim.rules.acs.spells`)
+is under way disrupts it (ACS "Action disruption"): the defender's process is interrupted and the
+action starts over at its next action. An ambition winner in the middle of such an action spends
+its free action on it (RULINGS part A): one segment of it is done before anyone acts.
 
 What an attack does is left to a *resolution* (percentile by default; Target 10 or Proposition
 Three for the hybrids), which reports whether the defender rolled a defense.
@@ -30,6 +33,7 @@ from sim.engine import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp
 from sim.rules.acs.action_dice import SEGMENTS, ActionDie, action_die, roll_action_segments
 from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
 from sim.rules.acs.resolution import Resolution, StateT, StatsT
+from sim.rules.acs.spells import Special, choose_action, perform
 from sim.tactics import TARGETS, TargetChoice, pick_target
 
 if TYPE_CHECKING:
@@ -59,6 +63,10 @@ class Timing:
     die: ActionDie
     #: The sides of each action die rolled every second.
     action_dice: tuple[int, ...]
+    #: Its named spells and maneuvers, in the order its tactics try them.
+    specials: tuple[Special, ...]
+    #: The ``uses`` of each (:data:`~sim.rules.acs.spells.UNLIMITED` for no limit).
+    uses: tuple[int, ...]
 
     @classmethod
     def of(cls, model: AcsTiming, options: AcsClockOptions) -> Timing:
@@ -69,6 +77,7 @@ class Timing:
             model.simultaneous_actions
             and 2 * model.concentration <= options.simultaneous_concentration
         )
+        specials = tuple(Special.of(i, named) for i, named in enumerate(model.special_actions))
         return cls(
             actions=model.actions,
             ambition_bonus=model.ambition_bonus,
@@ -82,6 +91,8 @@ class Timing:
             ready_last_action=tactics.ready_last_action,
             die=die,
             action_dice=(die.sides,) * model.actions,
+            specials=specials,
+            uses=tuple(special.uses for special in specials),
         )
 
 
@@ -97,6 +108,9 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
         "actions",
         "ambition_bonus",
         "attack_segments",
+        "boost_attack",
+        "boost_defense",
+        "boost_second",
         "busy_end",
         "choose",
         "def_t",
@@ -106,15 +120,20 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
         "each_action",
         "free",
         "giant",
+        "guarded",
+        "maneuver",
+        "pending",
         "per_segment",
         "plan",
         "prepared",
         "proc",
         "rank",
         "ready_last",
+        "specials",
         "state",
         "stats",
         "t0",
+        "uses_left",
         "version",
         "winner",
     )
@@ -152,6 +171,34 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
         self.def_t: float = -1
         self.def_used = 0
         self.version = 0
+        self.specials = timing.specials
+        #: Completions left of each named action this fight (the same empty list when none).
+        self.uses_left: list[int] = list(timing.uses) if timing.specials else _NO_USES
+        #: The named action under way (None: the plain attack, or nothing under way).
+        self.pending: Special | None = None
+        #: The second (0-based) of its last defensive maneuver, and of its last guard (the
+        #: default maneuver: defends every attack); -1 for never.
+        self.maneuver = -1
+        self.guarded = -1
+        #: Modifiers of named actions, for the second ``boost_second`` only.
+        self.boost_second = -1
+        self.boost_attack = 0
+        self.boost_defense = 0
+
+
+#: The uses of a fighter with no named actions (never changed).
+_NO_USES: list[int] = []
+
+
+def on_guard(clock: AcsClock[Any, Any], fighter: AcsFighter[Any, Any]) -> None:
+    """The default defensive maneuver: defend every attack for the rest of the second.
+
+    ACS "Defenses": the lost action "may be taken ... by a defensive maneuver". A resolution that
+    says nothing more (``Resolution.defensive_maneuver``) gets this: the per-segment count of
+    defensive actions no longer limits the fighter this second, so every attack meets the
+    resolution's own defense (Target 10's Defend, a Proposition Three defense form).
+    """
+    fighter.guarded = clock.second
 
 
 class AcsClock(Generic[StatsT, StateT]):
@@ -190,10 +237,14 @@ class AcsClock(Generic[StatsT, StateT]):
         self._prepared_bonus = options.prepared_bonus
         self._bonus_ties = options.tie_break == "ambition_bonus"
         self._costs_action = options.defense_costs_action
-        self._slide_lost = options.lost_action == "slide"
+        self._lost_action = options.lost_action
         self._disruption = options.disruption
         self._attack = resolution.attack
+        self._maneuver = getattr(resolution, "defensive_maneuver", on_guard)
         self._tracing = combat.trace is not None
+        #: The last second (0-based) in which a modifier or a defensive maneuver was taken: a
+        #: resolution reads its fighters' boosts only when this is the current second.
+        self.marked = -1
 
     def start(self) -> None:
         """Set up the resolution's state, then start the seconds and one process per combatant."""
@@ -235,7 +286,7 @@ class AcsClock(Generic[StatsT, StateT]):
                 able.append(f)
                 # Prepared ambition: an attack readied last second, or one still under way, is
                 # ready and aimed at its target as this second starts.
-                ready = f.prepared or f.busy_end >= 0
+                ready = f.prepared or (f.busy_end >= 0 and _aimed(f.pending))
                 totals.append(roll(AMBITION_DIE) + f.ambition_bonus + (bonus if ready else 0))
         keys = [f.ambition_bonus for f in able] if self._bonus_ties else None
         order, rolloffs = ambition_order(totals, dice, keys)
@@ -251,7 +302,13 @@ class AcsClock(Generic[StatsT, StateT]):
             )
             busy_end = fighter.busy_end
             if tracing:
-                ready = fighter.prepared or busy_end >= 0
+                ready = fighter.prepared or (busy_end >= 0 and _aimed(fighter.pending))
+            hasten = fighter is winner and free_action and busy_end >= 0
+            if hasten:
+                # RULINGS part A: a winner in the middle of a multi-segment action spends its
+                # free action on it: one segment of it is done before anyone acts on segment 1.
+                busy_end -= 1
+                fighter.busy_end = busy_end
             if busy_end >= 0:
                 # Slots inside a multi-segment action still under way are spent on it.
                 segments = [s for s in segments if t0 + s - 1 > busy_end]
@@ -260,7 +317,9 @@ class AcsClock(Generic[StatsT, StateT]):
             fighter.t0 = t0
             if fighter is winner:
                 fighter.winner = True
-                fighter.free = free_action and busy_end < 0
+                # With no action under way the free action is a new one; with one under way
+                # whose last segment was segment 1, the free action completes it.
+                fighter.free = free_action and busy_end < t0
             else:
                 fighter.winner = fighter.free = False
             fighter.version += 1
@@ -281,6 +340,8 @@ class AcsClock(Generic[StatsT, StateT]):
                     moves=moves,
                     segments=list(segments),
                 )
+                if hasten:
+                    combat.emit("hasten", fighter, completes=busy_end < t0)
 
     # -- combatants ------------------------------------------------------------------------------
 
@@ -289,13 +350,19 @@ class AcsClock(Generic[StatsT, StateT]):
         env = self.env
         combat = self.combat
         wake_up = WakeUp
-        # A one-segment attack that never readies: every action of the plan is an attack.
-        plain = not me.ready_last and me.attack_segments == 1
+        # A one-segment attack that never readies and has no named actions: every action of
+        # the plan is an attack.
+        plain = not me.ready_last and me.attack_segments == 1 and not me.specials
         while True:
             if me.out is not None or combat.end_reason is not None:
                 return
             busy_end = me.busy_end
             if busy_end >= 0:
+                if me.free:
+                    # The ambition winner's free action completes the action under way.
+                    me.free = False
+                    self._complete(me, True)
+                    continue
                 if busy_end >= me.t0 + SEGMENTS:
                     wake = None
                 else:
@@ -330,15 +397,28 @@ class AcsClock(Generic[StatsT, StateT]):
                 del me.plan[0]
                 if plain:
                     me.actions_taken += 1
-                    self._resolve(me)
+                    self.attack_now(me)
                 else:
                     self._act(me, False)
             else:
-                me.busy_end = -1
-                self._resolve(me, completing=True)
+                self._complete(me, False)
+
+    def _complete(self, me: AcsFighter[StatsT, StateT], free: bool) -> None:
+        """A multi-segment action under way completes now: its effect, or its attack."""
+        me.busy_end = -1
+        special = me.pending
+        if special is None:
+            self.attack_now(me, free, completing=True)
+        else:
+            me.pending = None
+            perform(self, me, special, free, True)
 
     def _act(self, me: AcsFighter[StatsT, StateT], free: bool) -> None:
-        """Take one action: ready and aim, start a multi-segment attack, or attack now."""
+        """Take one action: ready and aim, start a multi-segment action, or act now.
+
+        The action is the first named action its tactics allow (:mod:`sim.rules.acs.spells`),
+        else the plain attack.
+        """
         me.actions_taken += 1
         if me.ready_last and not free and not me.plan:
             me.prepared = True
@@ -346,29 +426,38 @@ class AcsClock(Generic[StatsT, StateT]):
             if combat.trace is not None:
                 combat.emit("ready", me, segment=self.segment_now(me), free=free)
             return
-        if me.attack_segments > 1:
+        special = choose_action(self, me) if me.specials else None
+        segments = me.attack_segments if special is None else special.segments
+        if segments > 1:
             combat = self.combat
             now = self.env.now
-            me.busy_end = now + me.attack_segments - 1
+            me.busy_end = now + segments - 1
+            me.pending = special
             t0 = me.t0
             kept = [s for s in me.plan if t0 + s - 1 > me.busy_end]
             if len(kept) != len(me.plan):
                 me.plan = kept
                 me.version += 1
-            target = self._target(me)
+            target = self.target_of(me) if special is None or special.aimed else None
             if combat.trace is not None:
+                named = {} if special is None else {"action": special.name}
                 combat.emit(
                     "begin",
                     me,
                     target,
                     segment=self.segment_now(me),
                     free=free,
-                    segments=me.attack_segments,
+                    segments=segments,
+                    **named,
                 )
             return
-        self._resolve(me, free)
+        if special is None:
+            self.attack_now(me, free)
+        else:
+            perform(self, me, special, free, False)
 
-    def _target(self, me: AcsFighter[StatsT, StateT]) -> AcsFighter[StatsT, StateT] | None:
+    def target_of(self, me: AcsFighter[StatsT, StateT]) -> AcsFighter[StatsT, StateT] | None:
+        """Whom ``me`` attacks now, by its target tactics (None when no enemy is left)."""
         target = me.target
         if target is not None and target.out is None and not me.each_action:
             return target  # what pick_target keeps, without listing everyone
@@ -380,19 +469,27 @@ class AcsClock(Generic[StatsT, StateT]):
         )
         return chosen
 
-    def _resolve(
-        self, me: AcsFighter[StatsT, StateT], free: bool = False, completing: bool = False
+    def attack_now(
+        self,
+        me: AcsFighter[StatsT, StateT],
+        free: bool = False,
+        completing: bool = False,
+        name: str | None = None,
     ) -> None:
-        """Resolve an attack now (a one-segment action, or a long one completing)."""
+        """Resolve an attack now (a one-segment action, or a long one completing).
+
+        ``name`` is that of the named action it belongs to, if any (for the replay).
+        """
         target = me.target
         if target is None or target.out is not None or me.each_action:
-            target = self._target(me)
+            target = self.target_of(me)
             if target is None:
                 return
         me.attacks += 1
         if self._tracing:
             kind = "complete" if completing else "act"
-            self.combat.emit(kind, me, target, segment=self.segment_now(me), free=free)
+            named = {} if name is None else {"action": name}
+            self.combat.emit(kind, me, target, segment=self.segment_now(me), free=free, **named)
         if self._attack(self, me, target, self.can_defend(target)):
             self.defended(target)
 
@@ -414,7 +511,7 @@ class AcsClock(Generic[StatsT, StateT]):
             target.def_t = now
             target.def_used = 0
         allowed = target.actions + (self._extra_defense if target.winner else 0)
-        if target.def_used >= allowed:
+        if target.def_used >= allowed and target.guarded != self.second:
             return False
         if defend == "keep_actions":
             if target.busy_end >= 0 and self._disruption:
@@ -435,7 +532,9 @@ class AcsClock(Generic[StatsT, StateT]):
             plan.pop(0)
             target.version += 1
             moved_to = None
-            if self._slide_lost:
+            maneuvered = False
+            mode = self._lost_action
+            if mode != "drop":
                 # The next segment of the second with no action planned (those already acted
                 # on are all at or before this one).
                 for candidate in range(segment + 1, SEGMENTS + 1):
@@ -444,15 +543,30 @@ class AcsClock(Generic[StatsT, StateT]):
                         break
             if moved_to is None:
                 target.actions_lost += 1
+            elif mode == "defensive_maneuver" and target.maneuver != self.second:
+                # "or by a defensive maneuver that requires a free action remaining in the
+                # second": taken at once; a fighter already maneuvering slides it instead.
+                target.maneuver = self.marked = self.second
+                target.actions_taken += 1
+                maneuvered = True
+                self._maneuver(self, target)
+                if self.combat.trace is not None:
+                    self.combat.emit("maneuver", target, segment=segment)
             else:
                 plan.append(moved_to)
                 plan.sort()
                 target.actions_moved += 1
-            if self.combat.trace is not None:
+            if self.combat.trace is not None and not maneuvered:
                 self.combat.emit("action_lost", target, segment=segment, moved_to=moved_to)
         if target.busy_end >= 0 and self._disruption:
             target.busy_end = -1
+            target.pending = None
             target.actions_disrupted += 1
             if self.combat.trace is not None:
                 self.combat.emit("disrupted", target, segment=segment)
             target.proc.interrupt("disrupted")
+
+
+def _aimed(special: Special | None) -> bool:
+    """Whether an action under way is an attack ready and aimed (prepared ambition)."""
+    return special is None or special.aimed

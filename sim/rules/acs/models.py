@@ -46,9 +46,11 @@ class AcsClockOptions(Strict):
     defense_costs_action: bool = Field(
         True, description="A defense on a segment with an untaken action of one's own costs it."
     )
-    lost_action: Literal["slide", "gone"] = Field(
+    lost_action: Literal["slide", "defensive_maneuver", "drop"] = Field(
         "slide",
-        description="A lost action moves to the next free segment of the second, or is gone.",
+        description="A lost action moves to the next free segment of the second (slide), is "
+        "taken at once as a defensive maneuver while a free segment remains (defensive_maneuver), "
+        "or is gone (drop).",
     )
     disruption: bool = Field(
         True, description="A defense during a multi-segment action disrupts it: it starts over."
@@ -59,6 +61,54 @@ class AcsClockOptions(Strict):
         le=10,
         description="Most combined concentration of two actions sharing a segment (simultaneous "
         "actions skill).",
+    )
+
+
+class NamedAction(Strict):
+    """A spell or maneuver of a combatant: an attack, or a long action with an effect.
+
+    ACS "Action disruption": "amidst a maneuver, or while invoking a spell-or similar type of
+    action, that action can be disrupted". The effect is the game's business; these are the kinds
+    combatsim offers (``docs/rules/acs.md``, "Spells and maneuvers").
+    """
+
+    name: str = Field(..., min_length=1, description="The action's name (for the replay).")
+    effect: Literal["attack", "damage", "heal", "modifier"] = Field(
+        "attack",
+        description="attack: the combatant's own attack; damage: dice of damage to one or several "
+        "enemies; heal: hit points back to the most wounded ally; modifier: a bonus or penalty "
+        "for the rest of the second.",
+    )
+    segments: int = Field(
+        1, ge=1, le=100, description="Segments the action takes; more than 1 can be disrupted."
+    )
+    targets: int = Field(1, ge=1, le=50, description="damage: how many enemies it strikes.")
+    amount: Damage = Field("1d6", description="damage or heal: the dice rolled (once).")
+    to: Literal["self", "allies", "enemies"] = Field(
+        "allies", description="modifier: whom it changes (allies includes the actor)."
+    )
+    attack_bonus: int = Field(
+        0,
+        ge=-200,
+        le=200,
+        description="modifier: added to attack totals for the rest of the second.",
+    )
+    defense_bonus: int = Field(
+        0,
+        ge=-100,
+        le=100,
+        description="modifier: added to defense chances for the rest of the second.",
+    )
+    when: Literal["always", "wounded_ally"] = Field(
+        "always",
+        description="Tactics: always when the other conditions hold, or only while an ally (or "
+        "the actor) is at half its hit points or below.",
+    )
+    min_enemies: int = Field(
+        1, ge=1, le=50, description="Tactics: only while at least this many enemies can fight."
+    )
+    uses: int | None = Field(
+        None, ge=1, le=1000, description="Times per fight it can be completed (none: no limit)."
     )
 
 
@@ -99,6 +149,10 @@ class AcsTiming(Strict):
     prepared: bool = Field(
         False, description="Starts the fight with an attack ready and aimed (prepared ambition)."
     )
+    special_actions: list[NamedAction] = Field(
+        default_factory=list,
+        description="Named spells and maneuvers, tried in order at each action before the attack.",
+    )
     tactics: AcsTactics = Field(default_factory=AcsTactics)
 
 
@@ -106,7 +160,22 @@ class PercentileOptions(Strict):
     """Options of the default ACS resolution (ACS 'To Hit' and 'Defenses')."""
 
     defense_reduction: bool = Field(
-        True, description="Each point of an attack total above 100 lowers the defense chance."
+        True, description="Each point of an attack total above 100 may lower the defense chance."
+    )
+    excess_over_100: Literal["lower_defense", "more_effect", "attacker_chooses"] = Field(
+        "lower_defense",
+        description="What an attack total above 100 does: lowers the defense chance by the "
+        "excess, adds damage (more_effect), or either, as the attacker chooses.",
+    )
+    excess_per_damage: int = Field(
+        10, ge=1, le=100, description="more_effect: +1 damage per this many points above 100."
+    )
+    maneuver_bonus: int = Field(
+        20,
+        ge=0,
+        le=100,
+        description="lost_action: defensive_maneuver: added to the defense chance for the rest "
+        "of the second.",
     )
 
 

@@ -31,14 +31,49 @@ def _ambition(e: TraceEvent) -> str:
     )
 
 
+def _effect(e: TraceEvent) -> str:
+    """What a named action's effect did (``spells.perform``)."""
+    d = e.data
+    effect = d["effect"]
+    if effect == "damage":
+        return f"{d['amount']} damage to {', '.join(d['struck'])}"
+    if effect == "heal":
+        return f"heals {e.target} by {d['amount']} (now {d['hp']})"
+    return (
+        f"attack {d['attack_bonus']:+d}, defense {d['defense_bonus']:+d} for the rest of the "
+        f"second: {', '.join(d['changed'])}"
+    )
+
+
 def _act(e: TraceEvent) -> str:
-    free = " (free action)" if e.data.get("free") else ""
-    return f"{e.actor} attacks {e.target}{free}"
+    d = e.data
+    free = " (free action)" if d.get("free") else ""
+    if "effect" in d:
+        return f"{e.actor} casts {d['action']}{free}: {_effect(e)}"
+    named = f" with {d['action']}" if "action" in d else ""
+    return f"{e.actor} attacks {e.target}{named}{free}"
+
+
+def _complete(e: TraceEvent) -> str:
+    d = e.data
+    free = " (free action)" if d.get("free") else ""
+    if "effect" in d:
+        return f"{e.actor} completes {d['action']}{free}: {_effect(e)}"
+    named = f" ({d['action']})" if "action" in d else ""
+    return f"{e.actor} completes its attack on {e.target}{named}{free}"
 
 
 def _begin(e: TraceEvent) -> str:
-    free = " (free action)" if e.data.get("free") else ""
-    return f"{e.actor} begins a {e.data['segments']}-segment attack on {e.target}{free}"
+    d = e.data
+    free = " (free action)" if d.get("free") else ""
+    what = d.get("action", "attack")
+    on = f" on {e.target}" if e.target else ""
+    return f"{e.actor} begins a {d['segments']}-segment {what}{on}{free}"
+
+
+def _hasten(e: TraceEvent) -> str:
+    done = ", which completes it" if e.data["completes"] else ""
+    return f"{e.actor} spends its free action on the action under way{done}"
 
 
 def _attack(e: TraceEvent) -> str:
@@ -64,7 +99,12 @@ CLOCK_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "ambition": _ambition,
     "act": _act,
     "begin": _begin,
-    "complete": lambda e: f"{e.actor} completes its attack on {e.target}",
+    "complete": _complete,
+    "hasten": _hasten,
+    "maneuver": lambda e: (
+        f"  {e.actor} takes its lost action of segment {e.data['segment']} as a defensive "
+        "maneuver (the rest of the second)"
+    ),
     "ready": lambda e: f"{e.actor} readies and aims (prepared ambition next second)",
     "action_lost": _lost,
     "disrupted": lambda e: (

@@ -7,6 +7,16 @@ hot-path stats from a validated stat block, sets up each combat's shared state o
 first second (:meth:`Resolution.begin`), and resolves one attack, telling the clock whether the
 defender rolled a defense (which may cost it an action or disrupt a long one).
 
+Two optional hooks, looked up on the resolution with a default when it has none:
+
+- ``defensive_maneuver(clock, fighter)``: what a lost action taken as a defensive maneuver does
+  (option ``lost_action: defensive_maneuver``). Default :func:`sim.rules.acs.clock.on_guard`:
+  the fighter defends every attack for the rest of the second with the resolution's own defense
+  (Target 10's Defend, a Proposition Three defense form). ``percentile`` adds ``maneuver_bonus``
+  to its defense chance instead.
+- ``action_effects``: the effects of named actions (:mod:`sim.rules.acs.spells`) it plays.
+  Default attacks only; ``percentile`` plays all four.
+
 Resolutions are not listed here. Each rule package offers its own on its rule system
 (``RuleSystem.resolutions``: ACS ``percentile``, Target 10 ``target10``, Proposition Three
 ``prop3``, and any plug-in's), and the registry (:mod:`sim.rules.registry`) collects them and

@@ -27,6 +27,7 @@ from sim.rules.acs.models import AcsClockOptions, AcsTiming
 from sim.rules.acs.narration import CLOCK_NARRATION, segment_label
 from sim.rules.acs.percentile import PERCENTILE
 from sim.rules.acs.resolution import Resolution, StateT, StatsT
+from sim.rules.acs.spells import ATTACK_ONLY
 from sim.rules.base import ScenarioView
 
 #: The resolution of a scenario that names none.
@@ -130,8 +131,32 @@ class AcsSystem:
         return self._resolution(options).combatant_model
 
     def check(self, scenario: ScenarioView) -> list[Problem]:
-        """No cross-field rules beyond the models' own for ACS."""
-        return []
+        """Named actions whose effect the resolution in use does not play.
+
+        A resolution lists the effects it supports in ``action_effects`` (default: attacks
+        only); the hybrids' hit points are their own systems' (Vigor, Target 10's death below 0),
+        so damage, heal and modifier effects are for ``percentile``.
+        """
+        resolution = self._resolution(scenario.options)
+        effects = getattr(resolution, "action_effects", ATTACK_ONLY)
+        problems: list[Problem] = []
+        for spec in scenario.combatants:
+            model = spec.stats
+            if not isinstance(model, AcsTiming):
+                continue
+            for i, named in enumerate(model.special_actions):
+                if named.effect not in effects:
+                    problems.append(
+                        Problem(
+                            scenario.file,
+                            (*spec.path, "special_actions", i, "effect"),
+                            None,
+                            f"{named.effect} under resolution {resolution.name}",
+                            f"one of {', '.join(sorted(effects))} (other effects need "
+                            "resolution: percentile)",
+                        )
+                    )
+        return problems
 
     def prepare(self, scenario: ScenarioView) -> AcsPrepared[Any, Any]:
         """Plain objects for the hot path."""
