@@ -23,6 +23,24 @@ combatant = st.fixed_dictionaries(
         "defense": st.integers(0, 100),
         "damage": st.sampled_from(["1d4", "1d6+1", "2d6", "1"]),
         "simultaneous_actions": st.booleans(),
+        "special_actions": st.lists(
+            st.fixed_dictionaries(
+                {
+                    "name": st.sampled_from(["bolt", "mend", "bless"]),
+                    "effect": st.sampled_from(["attack", "damage", "heal", "modifier"]),
+                    "segments": st.integers(1, 4),
+                    "targets": st.integers(1, 3),
+                    "amount": st.sampled_from(["1d4", "2d6", "3"]),
+                    "to": st.sampled_from(["self", "allies", "enemies"]),
+                    "attack_bonus": st.integers(-30, 60),
+                    "defense_bonus": st.integers(-40, 40),
+                    "when": st.sampled_from(["always", "wounded_ally"]),
+                    "min_enemies": st.integers(1, 3),
+                    "uses": st.one_of(st.none(), st.integers(1, 3)),
+                }
+            ),
+            max_size=2,
+        ),
         "tactics": st.fixed_dictionaries(
             {
                 "target": st.sampled_from(["random", "weakest", "strongest", "focus"]),
@@ -39,6 +57,9 @@ options = st.fixed_dictionaries(
         "lost_action": st.sampled_from(["slide", "defensive_maneuver", "drop"]),
         "tie_break": st.sampled_from(["pure_ambition", "ambition_bonus"]),
         "disruption": st.booleans(),
+        "excess_over_100": st.sampled_from(["lower_defense", "more_effect", "attacker_chooses"]),
+        "excess_per_damage": st.integers(1, 20),
+        "maneuver_bonus": st.integers(0, 50),
     }
 )
 
@@ -92,9 +113,13 @@ def test_clock_invariants(data, seed, combat):
     for (_, who), count in per_segment.items():
         assert count <= (2 if stats[who].simultaneous_actions else 1)
 
-    # Hit points never rise.
+    # Hit points rise only by a heal, and never above the start.
     last_hp = {}
     for event in trace:
+        if event.data.get("effect") == "heal":
+            assert event.data["amount"] >= 0
+            assert event.data["hp"] <= stats[event.target].hp  # hit points are numbers here
+            last_hp[event.target] = event.data["hp"]
         if event.kind == "damage":
             assert event.data["amount"] > 0
             assert event.data["hp"] < last_hp.get(event.target, 10**9)
