@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 from sim.dice import DiceExpr
 
 if TYPE_CHECKING:
-    from sim.rules.acs.clock import AcsClock, AcsFighter
+    from sim.rules.acs.clock import AcsClock
+    from sim.rules.acs.fighter import AcsFighter
     from sim.rules.acs.models import NamedAction
 
 #: The effects a resolution supports when it says nothing (``Resolution.action_effects``).

@@ -22,7 +22,8 @@ from pydantic import BaseModel, create_model, field_validator
 from sim.dice import Dice, DiceExpr
 from sim.engine import Combat, TraceEvent
 from sim.errors import Problem
-from sim.rules.acs.clock import AcsClock, AcsFighter, Timing
+from sim.rules.acs.clock import AcsClock
+from sim.rules.acs.fighter import AcsFighter, Timing
 from sim.rules.acs.models import AcsClockOptions, AcsTiming
 from sim.rules.acs.narration import CLOCK_NARRATION, segment_label
 from sim.rules.acs.percentile import PERCENTILE
