@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from sim.dice import Dice
+from sim.engine import Combat
+from sim.rules.acs.clock import AcsClock, on_guard
 from sim.rules.acs.percentile import (
     PERCENTILE,
     defense_chance,
@@ -376,3 +379,25 @@ def test_percentile_stats_build_the_extra_damage_table_from_the_rule():
     stats = PERCENTILE.stats(model, scenario.options)
     assert stats.extra_on == excess_damage_faces(42, 4)
     assert not stats.reduction  # the excess goes to damage: the defense table is flat
+
+
+def test_the_prop3_hybrid_takes_the_default_maneuver_its_defense_against_every_attack():
+    body = {"race": "rat", "vigor": 5, "agility": 5, "skills": {"bash": "average"}}
+    data = acs_scenario(
+        [{"name": "A", **body}],
+        [{"name": "B", "actions": 2, **body}],
+        options={"resolution": "prop3", "lost_action": "defensive_maneuver"},
+    )
+    scenario = scenario_from_dict(data)
+    prepared = scenario.system.prepare(scenario)
+    dice = Dice(1, 0)
+    fighters = prepared.spawn(dice)
+    combat = Combat(fighters, scenario.side_names, dice, scenario.time_limit_s, None)
+    clock = AcsClock(combat, prepared.options, prepared.resolution)
+    b = fighters[1]
+    assert clock.can_defend(b) and clock.can_defend(b)
+    b.def_used = 2  # both defensive actions of this segment used
+    assert not clock.can_defend(b)
+    assert clock._maneuver is on_guard  # Proposition Three brings no hook of its own
+    clock._maneuver(clock, b)
+    assert clock.can_defend(b)
