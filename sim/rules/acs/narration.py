@@ -49,7 +49,7 @@ def _act(e: TraceEvent) -> str:
     d = e.data
     free = " (free action)" if d.get("free") else ""
     if "effect" in d:
-        return f"{e.actor} casts {d['action']}{free}: {_effect(e)}"
+        return f"{e.actor} uses {d['action']}{free}: {_effect(e)}"
     named = f" with {d['action']}" if "action" in d else ""
     return f"{e.actor} attacks {e.target}{named}{free}"
 
