@@ -107,8 +107,12 @@ def defending_rolls(chance: int) -> tuple[bool, ...]:
     return (False, *(defends(face, chance) for face in range(1, D100 + 1)))
 
 
+@cache
 def excess_damage_faces(attack_bonus: int, per: int) -> tuple[int, ...]:
-    """For each face of the d100 (index 1..100), :func:`excess_damage` of its total."""
+    """For each face of the d100 (index 1..100), :func:`excess_damage` of its total.
+
+    Built once per process, as the other tables are.
+    """
     return (0, *(excess_damage(face + attack_bonus, per) for face in range(1, D100 + 1)))
 
 
