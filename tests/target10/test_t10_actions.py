@@ -53,13 +53,36 @@ def test_grapple_pins_minus_1_no_moving_and_a_grapple_breaks_it():
         {"if": "pinned", "then": {"movement": "withdraw", "action": "grapple"}},
         {"else": {"movement": "hold", "action": "kill"}}]})
     dice = d6(6, 1) + d20(20, 1) + d6(6, 1) + d20(1, 20)
-    _, trace, f = run(t10([a], [b], time_limit=120), dice)
+    _, trace, f = run(t10([a], [b], time_limit=120, options={"held_cannot_move": True}), dice)
     # Round 1: A pins B; B attacks at -1. Round 2: A has +1 against the pinned B; B cannot
-    # withdraw (held), grapples its holder at -1 and breaks free.
+    # withdraw (held_cannot_move), grapples its holder at -1 and breaks free.
     assert _modifiers(trace) == [("A", 0), ("B", -1), ("A", 1), ("B", -1)]
     assert [e.data["effect"] for e in of(trace, "effect")] == ["grapple", "break"]
     assert of(trace, "declare", "B")[1].data["held"] and f["B"].pos == 1
     assert f["B"].pinned_by is None and f["A"].pinning is None
+
+
+def test_by_default_a_pinned_fighter_moves_but_stays_in_its_holders_reach():
+    # The text gives a pin only "-1 to attack and defend" and a grapple to break it: B may
+    # withdraw, but the hold goes with it (1 pace from A at most). A withdrawer attacks only an
+    # advancing opponent, so B's grapple is not rolled.
+    a = man("A", action="grapple", weapon={"reach": 2})
+    b = man("B", tactics={"rules": [
+        {"if": "pinned", "then": {"movement": "withdraw", "action": "grapple"}},
+        {"else": {"movement": "hold", "action": "kill"}}]})
+    _, trace, f = run(t10([a], [b], time_limit=120), d6(6, 1) + d20(20, 1) + d6(6, 1) + d20(1))
+    assert not of(trace, "declare", "B")[1].data["held"]
+    assert f["B"].pos == 2 and f["B"].pinned_by is f["A"]
+
+
+def test_a_grounded_fighter_moves_with_its_penalty_unless_held_cannot_move():
+    lying = man("A", "advance", "none", on_ground=True)
+    data = t10([lying], [man("B", action="none")], options={"start_distance": 10})
+    _, trace, f = run(data, d6(6, 1))
+    assert f["A"].pos == 3 and f["A"].on_ground and not of(trace, "declare", "A")[0].data["held"]
+    data["options"]["held_cannot_move"] = True
+    _, trace, f = run(data, d6(6, 1))
+    assert f["A"].pos == 0 and of(trace, "declare", "A")[0].data["held"]
 
 
 def test_kill_below_zero_is_dead_exactly_zero_unconscious():

@@ -76,3 +76,16 @@ def test_luck_saves_on_the_acs_clock():
     combat, trace = scripted(data, faces)
     assert [e.actor for e in trace if e.kind == "t10_luck"] == ["B"]
     assert combat.fighters[1].hp == 5 and combat.fighters[1].state.luck == 0
+
+
+def test_luck_to_succeed_on_the_acs_clock():
+    # A (low skill, 3 points, always) misses its free action with d20 = 1 and spends a point:
+    # a hit for 3 + 2; on segment 5 both miss and A spends again (B misses: no luck).
+    faces = [(12, 12), (1, 12), (5, 10), (5, 10), (1, 20), (3, 6), (1, 20), (3, 6), (1, 20)]
+    data = _hybrid({"hybrid_defense": "passive"},
+                   a={"skill_level": "low", "tactics": {"luck_to_succeed": "always"}})
+    combat, trace = scripted(data, faces)
+    assert [e.actor for e in trace if e.kind == "t10_luck_hit"] == ["A", "A"]
+    assert [e.data["hit"] for e in trace if e.kind == "t10_attack"] == [True, True, False]
+    a, b = combat.fighters
+    assert a.state.luck == 1 and b.hp == 30 - 10

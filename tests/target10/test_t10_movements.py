@@ -111,3 +111,59 @@ def test_withdraw_attacks_only_an_advancing_opponent_then_steps_back():
     assert f["A"].pos == -3
     _, trace, _ = run(t10([man("A", "withdraw")], [man("B", "hold")]), d6(1, 6) + d20(1))
     assert [e.actor for e in of(trace, "attack")] == ["B"]
+
+
+def test_attacks_on_a_fleer_if_after_only_when_it_acts_later():
+    # B shoots (range 100, SHOOT 1 vs DEFENSE 1): A flees 30 paces first (init 6 > 1), so under
+    # if_after B's shot is rolled; under always it succeeds without a d20.
+    b = man("B", ranged={"range": 100})
+    data = t10([man("A", "flee", "none")], [b], options={"flee_auto_hit": "if_after"})
+    _, trace, _ = run(data, d6(6, 1) + d20(1))
+    assert not of(trace, "attack")[0].data["auto"] and not of(trace, "attack")[0].data["hit"]
+    # A acts after B (init 1 < 6): automatic.
+    _, trace, _ = run(data, d6(1, 6) + d6(2))
+    assert of(trace, "attack")[0].data["auto"]
+    # Equal initiative is simultaneous, not after: rolled.
+    _, trace, _ = run(data, d6(3, 3) + d20(1))
+    assert not of(trace, "attack")[0].data["auto"]
+    data["options"]["flee_auto_hit"] = "always"
+    _, trace, _ = run(data, d6(6, 1) + d6(2))
+    assert of(trace, "attack")[0].data["auto"]
+    data["options"]["flee_auto_hit"] = True  # the old yes/no spelling still reads
+    _, trace, _ = run(data, d6(6, 1) + d6(2))
+    assert of(trace, "attack")[0].data["auto"]
+
+
+def test_a_fleer_may_act_unless_fleer_acts_is_false():
+    # A flees 30 paces and shoots back at B (in range 100) with its declared Kill.
+    a = man("A", "flee", "kill", ranged={"range": 100})
+    data = t10([a], [man("B", action="none")])
+    _, trace, _ = run(data, d6(6, 1) + d20(20) + d6(2))
+    assert [e.actor for e in of(trace, "attack")] == ["A"]
+    assert of(trace, "declare", "A")[0].data["action"] == "kill"
+    data["options"]["fleer_acts"] = False
+    _, trace, _ = run(data, d6(6, 1))
+    assert not of(trace, "attack") and of(trace, "declare", "A")[0].data["action"] == "none"
+
+
+def test_a_maneuvering_trip_pushes_and_knocks_down():
+    # The text takes away only the damage: a maneuvering Trip still trips (the default).
+    data = t10([man("A", "maneuver", "trip")], [man("B", action="none")])
+    _, trace, f = run(data, d6(6, 1) + d20(20))
+    assert f["B"].pos == 4 and f["B"].on_ground
+    assert [e.data["effect"] for e in of(trace, "effect")] == ["trip", "push"]
+    data["options"]["maneuver_keeps_action"] = False
+    _, trace, f = run(data, d6(6, 1) + d20(20))
+    assert f["B"].pos == 4 and not f["B"].on_ground
+    assert [e.data["effect"] for e in of(trace, "effect")] == ["push"]
+
+
+def test_a_maneuvering_grapple_pins_only_if_the_push_keeps_them_together():
+    toward = {"declare": {"movement": "maneuver", "action": "grapple"}, "push": "toward"}
+    data = t10([man("A", tactics=toward)], [man("B", action="none")],
+               options={"start_distance": 1})
+    _, _, f = run(data, d6(6, 1) + d20(20))
+    assert f["B"].pos == 0 and f["B"].pinned_by is f["A"]
+    away = {"declare": {"movement": "maneuver", "action": "grapple"}}
+    _, _, f = run(t10([man("A", tactics=away)], [man("B", action="none")]), d6(6, 1) + d20(20))
+    assert f["B"].pos == 4 and f["B"].pinned_by is None

@@ -72,7 +72,16 @@ def test_the_fast_lane_gives_the_general_paths_results():
         side["combatants"][0]["skill_level"] = "low"
     subdue = copy.deepcopy(base)
     subdue["sides"][0]["combatants"][0]["tactics"]["declare"]["action"] = "subdue"
-    variants += [lucky, subdue]
+    # Luck spent to hit (both readings of a finishing blow, and a chance threshold) and cover
+    # counted in melee: the lane calls the round's own functions for them.
+    to_hit = copy.deepcopy(lucky)
+    for side, when in zip(to_hit["sides"], ("when_hit_may_take_out", {"below_chance": 0.5}),
+                          strict=True):
+        side["combatants"][0]["tactics"]["luck_to_succeed"] = when
+    covered = copy.deepcopy(base)
+    covered["options"] = {"cover_against": "all"}
+    covered["sides"][1]["combatants"][0]["cover"] = 2
+    variants += [lucky, subdue, to_hit, covered]
     for data in variants:
         scenario = scenario_from_dict(data)
         prepared = scenario.system.prepare(scenario)
@@ -81,6 +90,11 @@ def test_the_fast_lane_gives_the_general_paths_results():
             general = play(scenario, prepared, 4, k, trace=[])  # tracing takes the general path
             assert combat_record(fast, k, 4) == combat_record(general, k, 4)
             assert combatant_records(fast, k, 4) == combatant_records(general, k, 4)
+            assert [f.luck for f in fast.fighters] == [f.luck for f in general.fighters]
+        if data is to_hit:
+            spent = sum(3 - f.luck for k in range(300) for f in play(scenario, prepared, 4, k)
+                        .fighters)
+            assert spent > 100  # the luck-to-hit variant does spend its points
 
 
 def test_the_bare_benchmark_plays_the_same_duel():

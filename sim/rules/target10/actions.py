@@ -18,8 +18,9 @@ Target 10 text, "Actions", as RULINGS part B reads it:
 - Trip: no damage; the target is on the ground: -2 to attack and defend (``ground_penalty``)
   until it stands.
 
-Two more words, in the spirit of "Other actions are certainly possible": ``none`` (no action) and
-``recover`` (a disarmed combatant goes to its weapon, up to its speed, and picks it up).
+Three more words, in the spirit of "Other actions are certainly possible": ``none`` (no action),
+``recover`` (a disarmed combatant goes to its weapon, up to its speed, and picks it up) and
+``reload`` (a round spent reloading a firearm, option ``firearm_reload``).
 
 Damage (text, "Damage"): 1d6 + STR modifier (melee) or + DEX modifier (ranged), never below 1
 (:func:`~sim.rules.target10.combat_test.damage_roll`).
@@ -29,9 +30,9 @@ from __future__ import annotations
 
 ACTIONS = ("defend", "disarm", "grapple", "kill", "negotiate", "subdue", "trip")
 DEFEND, DISARM, GRAPPLE, KILL, NEGOTIATE, SUBDUE, TRIP = range(len(ACTIONS))
-#: Extra action words: no action, and picking up a lost weapon.
-EXTRA_ACTIONS = ("none", "recover")
-NONE, RECOVER = len(ACTIONS), len(ACTIONS) + 1
+#: Extra action words: no action, picking up a lost weapon, reloading a firearm.
+EXTRA_ACTIONS = ("none", "recover", "reload")
+NONE, RECOVER, RELOAD = len(ACTIONS), len(ACTIONS) + 1, len(ACTIONS) + 2
 ACTION_WORDS = ACTIONS + EXTRA_ACTIONS
 #: Actions that make a combat test against an opponent.
 ATTACKS = frozenset({DISARM, GRAPPLE, KILL, SUBDUE, TRIP})

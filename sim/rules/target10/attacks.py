@@ -13,12 +13,28 @@ break the hold"; grounded and pinned combatants suffer -2 and -1 to attack and d
 (``penalties_as``: as situational modifiers, or on the values); an attack on a negotiator ends its
 hold (``negotiate_broken_by``). RULINGS part B: every attack of a step reads the state before the
 step, and a Maneuver's edge gives ``maneuver_bonus`` against that opponent next round.
+
+A ranged weapon shoots at any distance within its range, point-blank too, unless the combatant
+fights hand to hand (``tactics.point_blank``); an attack on a fleer succeeds without a roll by
+``flee_auto_hit``; a failed attack test may be turned by a luck point (``tactics.luck_to_succeed``);
+a target's ``cover`` is a situational penalty; shots use ammunition and firearms reload
+(:mod:`~sim.rules.target10.ammunition`). A maneuvering hit keeps its action's other effect
+(``maneuver_keeps_action``).
 """
 
 from __future__ import annotations
 
 from sim.rules.target10.actions import ACTION_WORDS, DAMAGING, DISARM, GRAPPLE
-from sim.rules.target10.combat_test import attack_rolls, damage_roll
+from sim.rules.target10.ammunition import fire, reload
+from sim.rules.target10.combat_test import (
+    RANGED,
+    attack_rolls,
+    cover_modifier,
+    damage_roll,
+    flee_auto,
+    lucky_hit,
+    weapon_for,
+)
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds
 from sim.rules.target10.effects import BREAK, PUSH, Effect
@@ -56,21 +72,24 @@ def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Eff
         distance = -distance
     s = f.stats
     armed = f.weapon_at is None
-    if distance <= f.reach:
-        ranged = False
-        if act == DISARM and rules.disarm_shoot:
-            value = s.shoot_melee if armed else s.shoot_unarmed
-        else:
-            value = s.fight if armed else s.fight_unarmed
-            if f.charging:
-                value += s.charge_str
-    elif armed and distance <= f.range:
-        ranged = True
-        value = s.shoot
-    else:
-        if tracing:
+    use = weapon_for(
+        distance, f.reach, f.range if armed and not f.reload_left else 0.0, s.point_blank
+    )
+    if use is None:
+        if armed and f.reload_left:
+            reload(rs, f)
+        elif tracing:
             rs.combat.emit("no_attack", f, t, why="out of reach", distance=distance)
         return None
+    ranged = use == RANGED
+    if ranged:
+        value = s.shoot
+    elif act == DISARM and rules.disarm_shoot:
+        value = s.shoot_melee if armed else s.shoot_unarmed
+    else:
+        value = s.fight if armed else s.fight_unarmed
+        if f.charging:
+            value += s.charge_str
     situational = s.situational
     penalty = t.hampered - f.hampered
     if penalty:
@@ -80,6 +99,9 @@ def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Eff
             situational += penalty
     if f.edge is not None and f.edge[0] is t and f.edge[1] == r:
         situational += rules.maneuver_bonus
+    cover = t.stats.cover
+    if cover:
+        situational += cover_modifier(cover, ranged, rules.cover_all)
     f.attacks += 1
     t.attacked = r
     if t.holding is not None:
@@ -89,7 +111,22 @@ def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Eff
     test = rules.test
     # The roll of roll_test, on the test's table by face (index 0: automatic, no die rolled).
     rolls = attack_rolls(value, t.dv, situational, test)
-    roll = rolls[0] if t.fleeing and rules.flee_auto_hit else rolls[rs.dice.roll(DIE)]
+    auto = t.fleeing and flee_auto(rules.flee_auto_hit, f.init, t.init)
+    roll = rolls[0] if auto else rolls[rs.dice.roll(DIE)]
+    if ranged:
+        fire(rs, f)
+    hit = roll.success
+    lucky = False
+    damaging = act in DAMAGING and move != MANEUVER
+    if not hit and f.luck > 0 and s.succeed.spends:
+        if damaging:
+            damage = s.ranged_damage if ranged else s.melee_damage
+            bonus = s.dex_mod if ranged else s.str_mod
+        else:
+            damage, bonus = None, 0
+        if lucky_hit(s.succeed, roll.modifier, test.need, t.hp, damage, bonus, test.min_damage):
+            f.luck -= 1
+            hit = lucky = True
     if tracing:
         rs.combat.emit(
             "attack",
@@ -99,17 +136,21 @@ def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Eff
             roll=roll.face,
             modifier=roll.modifier,
             need=roll.need,
-            hit=roll.success,
+            hit=hit,
             auto=roll.automatic,
             ranged=ranged,
             maneuver=move == MANEUVER,
+            luck=lucky,
+            luck_left=f.luck,
         )
-    if not roll.success:
+    if not hit:
         return None
     f.hits += 1
     if move == MANEUVER:
-        return Effect(PUSH, f, t)
-    if act in DAMAGING:
+        if not rules.maneuver_keeps or act in DAMAGING:
+            return Effect(PUSH, f, t)
+        return Effect(PUSH, f, t, also=BREAK if act == GRAPPLE and pinner is t else act)
+    if damaging:
         if ranged:
             damage = s.ranged_damage
             assert damage is not None  # only a combatant with a ranged weapon has a range

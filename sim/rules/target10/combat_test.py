@@ -11,6 +11,16 @@ rolled. "Damage": "1d6, adding the attacker's Strength modifier if using a melee
 Dexterity modifier if using a ranged weapon ... an ability penalty cannot reduce damage below 1"
 (``min_damage``).
 
+Which value an attack uses: "When attacking with fist, feet, claws, bites or hand held weapons,
+the attacker compares their FIGHT ...; When attacking with thrown items, spittle, pistols, muskets
+and bows, the attacker compares their SHOOT" -- the weapon decides, not the distance, so a ranged
+weapon in hand shoots at any distance within its range, unless the combatant chooses to fight
+hand to hand (``tactics.point_blank: fight``): :func:`weapon_for`. Flee: "If they go after their
+attacking opponent in combat, their opponent's attack is automatically successful"
+(``flee_auto_hit``, :func:`flee_auto`). "Luck Points": a point may be spent "to automatically
+succeed at any test" (:func:`lucky_hit`). Cover (not in the text: a situational modifier the
+scenario sets per combatant, ``cover``): :func:`cover_modifier`.
+
 The roll itself is :func:`~sim.rules.target10.tests.roll_test` with ``need`` = ``combat_target``
 ("Combat tests work like other tests"). Everything here is pure: dice in, numbers out, no clock
 and no fighter state.
@@ -22,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sim.dice import Dice, DiceExpr
-from sim.rules.target10.tests import D20Roll, outcomes
+from sim.rules.target10.luck import SucceedPolicy, spend_to_succeed
+from sim.rules.target10.tests import DIE, D20Roll, outcomes, success_faces
 from sim.rules.target10.values import clamp
 
 if TYPE_CHECKING:
@@ -114,3 +125,82 @@ def damage_roll(dice: Dice, damage: DiceExpr, ability_mod: int, minimum: int) ->
     else:
         amount = damage.roll(dice) + ability_mod
     return amount if amount > minimum else minimum
+
+
+#: Which weapon an attack uses (:func:`weapon_for`).
+MELEE, RANGED = 1, 2
+
+
+def weapon_for(distance: float, reach: float, ready_range: float, point_blank: bool) -> int | None:
+    """The weapon of an attack at ``distance``: :data:`RANGED`, :data:`MELEE`, or None (none can).
+
+    Args:
+        distance: paces to the target.
+        reach: the melee weapon's reach.
+        ready_range: the range of a ranged weapon in hand, loaded and with ammunition (0: none).
+        point_blank: within reach, shoot (True, the text's "pistols, muskets and bows ... SHOOT")
+            or fight hand to hand (False, ``tactics.point_blank: fight``).
+    """
+    if ready_range > 0 and distance <= ready_range and (point_blank or distance > reach):
+        return RANGED
+    if distance <= reach:
+        return MELEE
+    return None
+
+
+#: Readings of Flee's automatic hit (option ``flee_auto_hit``).
+FLEE_AUTO = ("always", "if_after", "never")
+
+
+def flee_auto(mode: str, attacker_init: int, fleer_init: int) -> bool:
+    """Whether an attack on a fleeing combatant succeeds without a roll.
+
+    ``always`` (RULINGS): every attack on a fleer; ``if_after``: only when the fleer "goes after"
+    its attacker in the round (a lower initiative score); ``never``: rolled as usual.
+    """
+    if mode == "always":
+        return True
+    if mode == "if_after":
+        return fleer_init < attacker_init
+    return False
+
+
+def cover_modifier(cover: int, ranged: bool, all_attacks: bool) -> int:
+    """The situational modifier a target's ``cover`` gives an attack on it (a penalty).
+
+    Cover counts against ranged attacks (``cover_against: ranged``, default) or every attack
+    (``all``); it adds to the other situational modifiers, within their +/-3.
+    """
+    if cover and (ranged or all_attacks):
+        return -cover
+    return 0
+
+
+def lucky_hit(
+    policy: SucceedPolicy,
+    modifier: int,
+    need: int,
+    hp: int,
+    damage: DiceExpr | None,
+    ability_mod: int,
+    minimum: int,
+) -> bool:
+    """Whether an attacker spends a luck point to turn its failed attack test into a success.
+
+    Args:
+        policy: the attacker's ``tactics.luck_to_succeed``.
+        modifier: the attack test's modifier.
+        need: the attack test's target number.
+        hp: the target's hit points.
+        damage: the hit's damage roll (None: an attack that deals no damage).
+        ability_mod: the modifier added to the damage.
+        minimum: the least damage (``min_damage``).
+    """
+    chance = success_faces(modifier, need) / DIE
+    if damage is None:
+        return spend_to_succeed(policy, chance)
+    least = damage.minimum + ability_mod
+    most = damage.maximum + ability_mod
+    least = least if least > minimum else minimum
+    most = most if most > minimum else minimum
+    return spend_to_succeed(policy, chance, hp - least <= 0, hp - most <= 0)

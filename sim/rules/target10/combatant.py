@@ -14,7 +14,8 @@ from sim.combatant import Fighter
 from sim.dice import DiceExpr
 from sim.rules.target10 import values
 from sim.rules.target10.actions import KILL, NONE, defend_bonus
-from sim.rules.target10.luck import luck_cap
+from sim.rules.target10.luck import SucceedPolicy, luck_cap
+from sim.rules.target10.models import succeed_policy
 from sim.rules.target10.movements import HOLD
 from sim.rules.target10.tactics import (
     DEFAULT_RULES,
@@ -57,7 +58,12 @@ class Stats:
     situational: int
     luck: int
     luck_policy: str
+    succeed: SucceedPolicy  # when to spend luck to succeed at its own tests
     push_away: bool
+    point_blank: bool  # within reach, shoot a ready ranged weapon (else fight hand to hand)
+    firearm: bool  # its ranged weapon reloads after each shot (option firearm_reload)
+    ammo: int | None  # shots or missiles carried (None: unlimited)
+    cover: int  # minus this on attacks against it (option cover_against)
     choose: Any
     each_action: bool
     decide: Any  # compiled rules, or None for a fixed declaration
@@ -120,7 +126,12 @@ class Stats:
             situational=model.situational,
             luck=model.luck if model.luck is not None else cap,
             luck_policy=tactics.luck,
+            succeed=succeed_policy(tactics.luck_to_succeed),
             push_away=tactics.push == "away",
+            point_blank=tactics.point_blank == "shoot",
+            firearm=ranged is not None and ranged.firearm,
+            ammo=ranged.ammo if ranged is not None else None,
+            cover=model.cover,
             choose=TARGETS[tactics.target],
             each_action=tactics.retarget == "each_action",
             decide=decide,
@@ -144,6 +155,7 @@ class T10Fighter(Fighter):
 
     __slots__ = (
         "act",
+        "ammo",
         "attacked",
         "charging",
         "defending",
@@ -167,6 +179,7 @@ class T10Fighter(Fighter):
         "pos",
         "range",
         "reach",
+        "reload_left",
         "speed",
         "stats",
         "wake_round",
@@ -178,7 +191,9 @@ class T10Fighter(Fighter):
         self.stats = stats
         self.dex_mod = stats.dex_mod
         self.reach = stats.reach
-        self.range = stats.range
+        self.range = stats.range if stats.ammo != 0 else 0.0
+        self.ammo = stats.ammo  # shots left (None: unlimited); at 0 it can no longer shoot
+        self.reload_left = 0  # reloading actions its firearm still needs before the next shot
         self.speed = stats.speed
         self.pos = pos
         self.luck = stats.luck

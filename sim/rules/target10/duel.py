@@ -9,13 +9,24 @@ round's own functions (:func:`~sim.rules.target10.combat_test.attack_rolls`,
 :mod:`~sim.rules.target10.effects`), drawing
 the same dice in the same order, and skips only the bookkeeping a static duel cannot need. It is
 used only without tracing; ``tests/target10/test_t10_round.py`` checks that it gives exactly the
-general path's results.
+general path's results. It takes cover (:func:`~sim.rules.target10.combat_test.cover_modifier`)
+and luck spent to hit (:func:`~sim.rules.target10.combat_test.lucky_hit`) through the same
+functions, and leaves to the general round a duel in which someone would shoot (a ranged weapon
+at point-blank range: :func:`~sim.rules.target10.combat_test.weapon_for`), since shots use
+ammunition and firearms reload.
 """
 
 from __future__ import annotations
 
 from sim.rules.target10.actions import KILL, SUBDUE
-from sim.rules.target10.combat_test import attack_rolls, damage_roll
+from sim.rules.target10.combat_test import (
+    MELEE,
+    attack_rolls,
+    cover_modifier,
+    damage_roll,
+    lucky_hit,
+    weapon_for,
+)
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.effects import Effect, land, land_one
 from sim.rules.target10.movements import HOLD
@@ -39,8 +50,11 @@ class StaticDuel:
         test = state.rules.test
         self.dice = state.dice
         self.least = test.min_damage
-        self.a_rolls = attack_rolls(a.stats.fight, b.dv, a.stats.situational, test)
-        self.b_rolls = attack_rolls(b.stats.fight, a.dv, b.stats.situational, test)
+        cover_all = state.rules.cover_all
+        a_sit = a.stats.situational + cover_modifier(b.stats.cover, False, cover_all)
+        b_sit = b.stats.situational + cover_modifier(a.stats.cover, False, cover_all)
+        self.a_rolls = attack_rolls(a.stats.fight, b.dv, a_sit, test)
+        self.b_rolls = attack_rolls(b.stats.fight, a.dv, b_sit, test)
 
     def play(self, r: int) -> None:
         """Play round ``r`` of the duel."""
@@ -87,10 +101,17 @@ class StaticDuel:
         f.attacks += 1
         t.attacked = r
         dice = self.dice
-        if not rolls[dice.roll(DIE)].success:  # roll_test, its table looked up once
-            return None
-        f.hits += 1
         s = f.stats
+        if not rolls[dice.roll(DIE)].success:  # roll_test, its table looked up once
+            if f.luck <= 0 or not s.succeed.spends:
+                return None
+            sample = rolls[1]  # every roll of the table carries its modifier and need
+            if not lucky_hit(
+                s.succeed, sample.modifier, sample.need, t.hp, s.melee_damage, s.str_mod, self.least
+            ):
+                return None
+            f.luck -= 1
+        f.hits += 1
         amount = damage_roll(dice, s.melee_damage, s.str_mod, self.least)
         return Effect(s.fixed[1], f, t, amount)
 
@@ -101,12 +122,14 @@ def static_duel(rs: RoundState) -> StaticDuel | None:
     if len(fighters) != 2:
         return None
     a, b = fighters
-    if a.side == b.side or abs(a.pos - b.pos) > min(a.reach, b.reach):
+    distance = abs(a.pos - b.pos)
+    if a.side == b.side or distance > min(a.reach, b.reach):
         return None
     for f in fighters:
         s = f.stats
         if (
-            s.decide is not None
+            weapon_for(distance, f.reach, f.range, s.point_blank) != MELEE
+            or s.decide is not None
             or s.fixed[0] != HOLD
             or s.fixed[1] not in (KILL, SUBDUE)
             or f.on_ground

@@ -4,7 +4,9 @@ Target 10 text, "Actions": Kill and Subdue score damage (Kill may go below 0 hit
 stops at 0, leaving the target unconscious); Trip puts the target on the ground; Grapple locks
 it in a pin, which its victim breaks "with a grapple attack of their own"; Disarm knocks its
 weapon away, "the item flies 1d6 paces in a random direction" (``disarm_paces``). "Movements",
-Maneuver: a hit scores no damage but moves the opponent 3 paces (``maneuver_paces``). "Luck
+Maneuver: a hit scores no damage but moves the opponent 3 paces (``maneuver_paces``); the text
+takes away only the damage, so a maneuvering Trip, Grapple or Disarm still trips, pins or
+disarms (``maneuver_keeps_action``, default true; false: the push alone). "Luck
 Points": a point can be spent "to ignore an opponent's success" (the tactic ``luck``).
 
 RULINGS part B: equal initiative is simultaneous, so the hits of a step land together: luck is
@@ -52,12 +54,15 @@ class Effect:
         by: the attacker.
         on: the target.
         amount: the damage of a Kill or Subdue (0 for the others).
+        also: with :data:`PUSH`, the action whose effect lands too (trip, grapple, disarm or
+            :data:`BREAK`; option ``maneuver_keeps_action``), or -1 for none.
     """
 
     kind: int
     by: T10Fighter
     on: T10Fighter
     amount: int = 0
+    also: int = -1
 
 
 def land_one(rs: RoundState, effect: Effect, r: int) -> None:
@@ -182,6 +187,10 @@ def apply(rs: RoundState, effect: Effect, r: int) -> None:
             way = 1 if dice.roll(2) == 2 else -1
             t.weapon_at = t.pos + way * rs.rules.disarm_dice.roll(dice)
     elif kind == PUSH:
+        if effect.also >= 0:
+            # The action's own effect first (a trip, a pin, a disarm), then the push: a pin
+            # pushed beyond its holder's reach breaks, as any pin whose two are parted.
+            apply(rs, Effect(effect.also, f, t), r)
         rules = rs.rules
         start = t.pos
         t.pos = push(t.pos, f.pos, rules.maneuver_paces, f.stats.push_away, t.stats.home)

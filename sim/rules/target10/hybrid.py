@@ -14,7 +14,8 @@ decides *what happens*:
   action it had on this segment (ACS "Defense-induced action loss"). With ``passive`` DEFENSE is
   all there is and nobody ever "rolls a defense";
 - luck points work as in rounds: a point ignores a hit by the tactic ``luck`` (default ``save``:
-  a hit that would take the combatant out).
+  a hit that would take the combatant out), and turns a failed attack test into a success by the
+  tactic ``luck_to_succeed`` (default ``never``).
 
 Target 10's one-minute rounds, initiative, movements and the other actions do not exist here: a
 second of ACS is far shorter than a round, and the clock already orders everything. Unconscious
@@ -42,9 +43,18 @@ from sim.rules.target10.combat_test import (
     CombatTest,
     attack_modifier,
     damage_roll,
+    lucky_hit,
 )
-from sim.rules.target10.luck import luck_cap, spend_on_hit
-from sim.rules.target10.models import AttackOptions, LuckPolicy, MeleeWeapon, SkillLevel
+from sim.rules.target10.luck import SucceedPolicy, luck_cap, spend_on_hit
+from sim.rules.target10.models import (
+    LUCK_TO_SUCCEED_HELP,
+    AttackOptions,
+    LuckPolicy,
+    LuckToSucceed,
+    MeleeWeapon,
+    SkillLevel,
+    succeed_policy,
+)
 from sim.rules.target10.narration import HYBRID_NARRATION
 from sim.rules.target10.tests import outcomes, roll_test
 
@@ -68,6 +78,7 @@ class HybridTactics(AcsTactics):
     luck: LuckPolicy = Field(
         "save", description="save: ignore a hit that would take it out; always: every hit; never."
     )
+    luck_to_succeed: LuckToSucceed = Field("never", description=LUCK_TO_SUCCEED_HELP)
 
 
 class HybridCombatant(AcsTiming):
@@ -98,6 +109,7 @@ class HybridStats:
     situational: int
     luck: int
     luck_policy: str
+    succeed: SucceedPolicy
     test: CombatTest
     uses_defend: bool
 
@@ -136,6 +148,7 @@ class Target10Resolution:
             situational=model.situational,
             luck=model.luck if model.luck is not None else cap,
             luck_policy=model.tactics.luck,
+            succeed=succeed_policy(model.tactics.luck_to_succeed),
             test=CombatTest.of(options),
             uses_defend=options.hybrid_defense == "defend",
         )
@@ -157,7 +170,18 @@ class Target10Resolution:
         test = a.test
         defending = can_defend and a.uses_defend
         defense = d.defense + d.defend if defending else d.defense
-        roll = roll_test(dice, attack_modifier(a.fight, defense, a.situational, test), test.need)
+        modifier = attack_modifier(a.fight, defense, a.situational, test)
+        roll = roll_test(dice, modifier, test.need)
+        hit = lucky = False
+        if roll.success:
+            hit = True
+        elif a.succeed.spends:
+            mine: HybridState = attacker.state
+            if mine.luck > 0 and lucky_hit(
+                a.succeed, modifier, test.need, target.hp, a.damage, a.str_mod, test.min_damage
+            ):
+                mine.luck -= 1
+                hit = lucky = True
         if combat.trace is not None:
             combat.emit(
                 "t10_attack",
@@ -167,10 +191,13 @@ class Target10Resolution:
                 modifier=roll.modifier,
                 total=roll.total,
                 need=roll.need,
-                hit=roll.success,
+                hit=hit,
                 defend=defending,
             )
-        if not roll.success:
+            if lucky:
+                mine = attacker.state
+                combat.emit("t10_luck_hit", attacker, target, left=mine.luck)
+        if not hit:
             if defending:
                 # The defense won if the attack would have hit against DEFENSE alone.
                 plain = attack_modifier(a.fight, d.defense, a.situational, test)

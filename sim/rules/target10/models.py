@@ -14,13 +14,39 @@ from pydantic import Field, field_validator, model_validator
 
 from sim.rules.common import Damage, DiceText, HitPoints, Strict, TargetTactics
 from sim.rules.target10.actions import ACTION_WORDS
-from sim.rules.target10.luck import LUCK_POLICIES
+from sim.rules.target10.combat_test import FLEE_AUTO
+from sim.rules.target10.luck import LUCK_POLICIES, SUCCEED_WORDS, SucceedPolicy
 from sim.rules.target10.movements import MOVEMENTS
 from sim.rules.target10.tactics import parse_condition
 
 SkillLevel = Literal["low", "mid", "high"]
 LuckPolicy = Literal["save", "always", "never"]
 assert LUCK_POLICIES == ("save", "always", "never")
+SucceedWord = Literal["never", "always", "when_hit_takes_out", "when_hit_may_take_out"]
+assert SUCCEED_WORDS == ("never", "always", "when_hit_takes_out", "when_hit_may_take_out")
+FleeAutoHit = Literal["always", "if_after", "never"]
+assert FLEE_AUTO == ("always", "if_after", "never")
+
+
+class BelowChance(Strict):
+    """``{below_chance: P}``: spend a point on a failed test whose chance was below P."""
+
+    below_chance: float = Field(..., ge=0, le=1, description="A chance from 0 to 1.")
+
+
+LuckToSucceed = SucceedWord | BelowChance
+LUCK_TO_SUCCEED_HELP = (
+    "never (default), always, when_hit_takes_out (a hit's least damage would take the target "
+    "out), when_hit_may_take_out (its highest damage could), or {below_chance: P}: when to spend "
+    "a luck point to succeed at its own failed attack test or negotiation."
+)
+
+
+def succeed_policy(value: LuckToSucceed) -> SucceedPolicy:
+    """The plain policy of a validated ``luck_to_succeed`` tactic."""
+    if isinstance(value, BelowChance):
+        return SucceedPolicy("below_chance", value.below_chance)
+    return SucceedPolicy(value)
 
 
 class LuckCaps(Strict):
@@ -106,7 +132,47 @@ class CombatOptions(_Shared, AttackOptions):
     charge_drops_dex: bool = Field(
         True, description="A charger adds no DEX bonus to DEFENSE during the round."
     )
-    flee_auto_hit: bool = Field(True, description="Attacks on a fleeing combatant succeed.")
+    flee_auto_hit: FleeAutoHit = Field(
+        "always",
+        description="Attacks on a fleeing combatant succeed without a roll: always; if_after, only "
+        "when the fleer acts after its attacker (lower initiative); never (true/false read as "
+        "always/never).",
+    )
+    fleer_acts: bool = Field(
+        True,
+        description="A fleeing combatant still takes its declared action (the text never "
+        "takes it away); false: a fleer takes no action.",
+    )
+    held_cannot_move: bool = Field(
+        False,
+        description="Pinned and grounded combatants cannot move (they hold; a grounded one may "
+        "stand); false: the text's penalties only.",
+    )
+    maneuver_keeps_action: bool = Field(
+        True,
+        description="A maneuvering hit deals no damage and pushes, and the action's other effect "
+        "(trip, grapple, disarm) still lands; false: the push is all it does.",
+    )
+    firearm_reload: int = Field(
+        0,
+        ge=0,
+        le=10,
+        description="Rounds a firearm (ranged.firearm: true) needs to reload after each shot, one "
+        "action each; 0: a shot every round (a round is a minute).",
+    )
+    cover_against: Literal["ranged", "all"] = Field(
+        "ranged", description="A combatant's cover counts against ranged attacks, or every attack."
+    )
+
+    @field_validator("flee_auto_hit", mode="before")
+    @classmethod
+    def _flee_bool(cls, value: Any) -> Any:
+        if value is True:
+            return "always"
+        if value is False:
+            return "never"
+        return value
+
     escape: Literal["out_of_reach", "end_of_round", "on_move"] = Field(
         "out_of_reach",
         description="When a fleer has fled: at the end of a round in which no enemy could reach "
@@ -233,8 +299,14 @@ class T10Tactics(TargetTactics):
         description="save: spend luck to ignore a hit that would take it out (or a decisive failed "
         "test); always: on every hit or failure; never.",
     )
+    luck_to_succeed: LuckToSucceed = Field("never", description=LUCK_TO_SUCCEED_HELP)
     push: Literal["away", "toward"] = Field(
         "away", description="Where a maneuvering hit moves the opponent: away from or toward it."
+    )
+    point_blank: Literal["shoot", "fight"] = Field(
+        "shoot",
+        description="Within melee reach with a ranged weapon ready: shoot (SHOOT, ranged damage) "
+        "or fight hand to hand (FIGHT, the melee weapon).",
     )
 
     @field_validator("rules")
@@ -271,6 +343,12 @@ class RangedWeapon(Strict):
     bonus: int = Field(0, ge=-10, le=20, description="Weapon bonus to SHOOT.")
     range: float = Field(..., gt=0, le=100_000, description="Range in paces.")
     damage: Damage = Field("1d6", description="The damage roll before the DEX modifier.")
+    firearm: bool = Field(
+        False, description="A musket or pistol: reloads after each shot (option firearm_reload)."
+    )
+    ammo: int | None = Field(
+        None, ge=0, le=10_000, description="Shots or missiles carried (none given: unlimited)."
+    )
 
 
 class _Character(Strict):
@@ -311,6 +389,9 @@ class Combatant(_Character):
     venturer: bool = Field(False, description="A venturer: only venturers may Negotiate.")
     on_ground: bool = Field(False, description="Starts the fight sitting or lying down.")
     situational: int = Field(0, ge=-20, le=20, description="Situational modifier on its attacks.")
+    cover: int = Field(
+        0, ge=0, le=3, description="Cover: minus this on attacks against it (situational)."
+    )
     tactics: T10Tactics = Field(default_factory=T10Tactics)
 
 

@@ -17,8 +17,12 @@ combatant moves towards or away from its opponent (its target), never past it:
   but only an opponent who is advancing (option ``withdraw_attacks``), and it strikes before
   stepping back (a fighting retreat).
 
-A pinned combatant cannot move; one on the ground can only stand. Their other movements are
-held (RULINGS: the text gives no way to move while held or lying down).
+Pinned and grounded combatants: the text gives only "a -1 penalty to attack and defend" and "a
+-2 penalty to attack and defend" (Actions, Grapple and Trip), so by default they move like anyone
+(RULINGS part B: ``held_cannot_move``, default false). A pin is broken only by "a grapple attack
+of their own", so a pinned combatant that moves stays within its holder's reach
+(:func:`tethered`). With ``held_cannot_move: true`` their other movements are held (a grounded
+combatant may still stand).
 """
 
 from __future__ import annotations
@@ -57,3 +61,12 @@ def push(target_pos: float, attacker_pos: float, paces: float, away: bool, home:
     if away:
         return retreat(target_pos, attacker_pos, paces, home)
     return approach(target_pos, attacker_pos, paces, 0.0)
+
+
+def tethered(pos: float, holder_pos: float, reach: float) -> float:
+    """Where a pinned combatant that moved to ``pos`` ends: never beyond its holder's reach."""
+    if pos > holder_pos + reach:
+        return holder_pos + reach
+    if pos < holder_pos - reach:
+        return holder_pos - reach
+    return pos

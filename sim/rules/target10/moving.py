@@ -5,7 +5,8 @@ Withdraw move 3 paces with the guard up, Charge and Flee triple speed, Hold and 
 move, Stand gets up ("A character cannot stand if they are being attacked",
 ``stand_blocked_by``). RULINGS part B: everyone of a step moves from the positions before the
 step; a withdrawer strikes from where it stood (a fighting retreat); a grappler that moves out of
-reach lets go; a fleer may be out as soon as it has moved (``escape: on_move``). "Recover" is
+reach lets go; a pinned combatant that moves (``held_cannot_move: false``) stays within its
+holder's reach; a fleer may be out as soon as it has moved (``escape: on_move``). "Recover" is
 the extra action of picking up a disarmed weapon (:mod:`~sim.rules.target10.actions`).
 """
 
@@ -25,6 +26,7 @@ from sim.rules.target10.movements import (
     WITHDRAW,
     approach,
     retreat,
+    tethered,
 )
 from sim.rules.target10.state import RoundState
 
@@ -65,6 +67,13 @@ def move(rs: RoundState, members: tuple[T10Fighter, ...], r: int) -> Origins | N
             origin[f] = f.pos
             moves.append((f, retreat(f.pos, target.pos, rules.withdraw, f.stats.home)))
     tracing = rs.tracing
+    for i, (f, pos) in enumerate(moves):
+        holder = f.pinned_by
+        if holder is not None:
+            # Only a grapple breaks a pin: the pinned mover stays within its holder's reach
+            # (the holder where it stood before the step).
+            pos = tethered(pos, holder.pos, holder.reach)
+            moves[i] = (f, pos)
     for f, pos in moves:
         if tracing:
             rs.combat.emit("move", f, movement=MOVEMENTS[f.move], start=f.pos, end=pos)

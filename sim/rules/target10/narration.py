@@ -38,6 +38,8 @@ def _attack(e: TraceEvent) -> str:
     if d["auto"]:
         return f"  {e.actor} {how} {e.target}{what}: its back is turned, the attack succeeds"
     verdict = "success" if d["hit"] else "failure"
+    if d.get("luck"):
+        verdict = f"failure turned into a success with a luck point ({d['luck_left']} left)"
     return (
         f"  {e.actor} {how} {e.target}{what}: d20={d['roll']} {d['modifier']:+d} vs "
         f"{d['need']}: {verdict}"
@@ -103,6 +105,9 @@ HYBRID_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "t10_luck": lambda e: (
         f"  {e.actor} spends a luck point to ignore the hit ({e.data['left']} left)"
     ),
+    "t10_luck_hit": lambda e: (
+        f"  {e.actor} spends a luck point to succeed at its attack ({e.data['left']} left)"
+    ),
 }
 
 
@@ -125,6 +130,7 @@ NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "recover": lambda e: (
         f"  {e.actor} {'recovers' if e.data['success'] else 'goes for'} its weapon"
     ),
+    "reload": lambda e: f"  {e.actor} reloads{' (loaded)' if e.data['loaded'] else ''}",
     "negotiate": _negotiate,
     "parley_broken": lambda e: f"  {possessive(e.actor)} parley is broken",
     "test_order": lambda e: (

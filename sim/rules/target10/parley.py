@@ -5,7 +5,8 @@ With a successful skill roll, they keep their opponents from attacking for one r
 they are not themselves attacked." RULINGS part B: the test is the negotiator's TV (skill + CHA
 modifier) against the best opposing TV, d20 against ``test_target``; whom it holds and for how
 long are options (``negotiate_scope``, ``negotiate_hold``, ``negotiate_broken_by``); a luck point
-may turn a failed negotiation (text, "Luck Points": "automatically succeed at any test").
+may turn a failed negotiation (text, "Luck Points": "automatically succeed at any test"), by
+``tactics.luck: always`` or by ``tactics.luck_to_succeed`` (``always``, ``{below_chance: P}``).
 
 "Movements", Flee: "A fleeing character runs at full speed ... turning their back on their
 enemy"; "Ending Combat": those who have fled are out. When a fleer has got away is the option
@@ -18,9 +19,9 @@ from __future__ import annotations
 from sim.rules.target10.actions import FLED
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds, put_out
-from sim.rules.target10.luck import spend_on_failed_test
+from sim.rules.target10.luck import spend_on_failed_test, spend_to_succeed
 from sim.rules.target10.state import RoundState
-from sim.rules.target10.tests import roll_test, tv_of
+from sim.rules.target10.tests import DIE, roll_test, success_faces, tv_of
 from sim.rules.target10.values import clamp
 
 
@@ -48,7 +49,14 @@ def negotiate(rs: RoundState, f: T10Fighter, r: int) -> None:
     roll = roll_test(rs.dice, modifier, rules.test_target)
     success = roll.success
     lucky = False
-    if not success and f.luck > 0 and spend_on_failed_test(s.luck_policy, False):
+    if (
+        not success
+        and f.luck > 0
+        and (
+            spend_on_failed_test(s.luck_policy, False)
+            or spend_to_succeed(s.succeed, success_faces(modifier, rules.test_target) / DIE)
+        )
+    ):
         f.luck -= 1
         success = lucky = True
     if success:

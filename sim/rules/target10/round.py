@@ -39,7 +39,9 @@ from sim.rules.target10.actions import (
     NEGOTIATE,
     NONE,
     RECOVER,
+    RELOAD,
 )
+from sim.rules.target10.ammunition import reload
 from sim.rules.target10.attacks import attack
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds, wake
@@ -147,9 +149,10 @@ class Rounds(RoundState):
         else:
             movement, act = decide(f, target, r, self)
         declared = movement
-        if movement in TRAVEL and (f.pinned_by is not None or f.on_ground):
+        rules = self.rules
+        if rules.held_still and movement in TRAVEL and (f.pinned_by is not None or f.on_ground):
             movement = HOLD
-        if act == NEGOTIATE and not stats.venturer:
+        if (act == NEGOTIATE and not stats.venturer) or (movement == FLEE and not rules.fleer_acts):
             act = NONE
         f.move = movement
         f.act = act
@@ -228,6 +231,9 @@ class Rounds(RoundState):
             elif act == RECOVER:
                 f.actions_taken += 1
                 recover(self, f)
+            elif act == RELOAD:
+                f.actions_taken += 1
+                reload(self, f)
         if effects:
             land(self, effects, r)
         if negotiators is not None:

@@ -45,7 +45,12 @@ class RoundRules:
     withdraw: float
     maneuver_paces: float
     run_multiplier: float
-    flee_auto_hit: bool
+    flee_auto_hit: str
+    fleer_acts: bool
+    held_still: bool
+    maneuver_keeps: bool
+    firearm_reload: int
+    cover_all: bool
     escape: str
     withdraw_vs: frozenset[int]
     stand_declared: bool
@@ -72,6 +77,11 @@ class RoundRules:
             maneuver_paces=options.maneuver_paces,
             run_multiplier=options.run_multiplier,
             flee_auto_hit=options.flee_auto_hit,
+            fleer_acts=options.fleer_acts,
+            held_still=options.held_cannot_move,
+            maneuver_keeps=options.maneuver_keeps_action,
+            firearm_reload=options.firearm_reload,
+            cover_all=options.cover_against == "all",
             escape=options.escape,
             withdraw_vs=frozenset(_WITHDRAW_VS[options.withdraw_attacks]),
             stand_declared=options.stand_blocked_by == "declared",

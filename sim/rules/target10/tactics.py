@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from sim.rules.target10.actions import ACTION_WORDS, DEFEND, NONE
+from sim.rules.target10.actions import ACTION_WORDS, DEFEND
 from sim.rules.target10.movements import CHARGE, FLEE, MOVEMENTS
 
 INF = math.inf
@@ -71,6 +71,10 @@ QUANTITIES: dict[str, tuple[str, Callable]] = {
     "enemies": ("able enemies", lambda me, t, r, rp: rp.count_enemies(me)),
     "allies": ("able allies, not counting itself", lambda me, t, r, rp: rp.count_allies(me)),
     "luck": ("own luck points left", lambda me, t, r, rp: me.luck),
+    "ammo": (
+        "own shots or missiles left (a large number when unlimited)",
+        lambda me, t, r, rp: me.ammo if me.ammo is not None else 1_000_000,
+    ),
 }
 
 
@@ -93,6 +97,10 @@ FLAGS: dict[str, tuple[str, Condition]] = {
     "has_ranged": (
         "has a ranged weapon in hand",
         lambda me, t, r, rp: me.range > 0 and me.weapon_at is None,
+    ),
+    "loaded": (
+        "its ranged weapon is in hand, loaded and has ammunition",
+        lambda me, t, r, rp: me.range > 0 and me.weapon_at is None and not me.reload_left,
     ),
     "in_reach": (
         "the opponent is within melee reach",
@@ -232,12 +240,12 @@ def compile_condition(tree: tuple) -> Condition:
 
 
 def declaration_codes(movement: str, action: str) -> tuple[int, int]:
-    """The movement and action codes of a declaration (a fleer takes no action)."""
-    move = MOVEMENTS.index(movement)
-    act = ACTION_WORDS.index(action)
-    if move == FLEE:
-        act = NONE
-    return move, act
+    """The movement and action codes of a declaration.
+
+    A fleer keeps its action here: whether it may act is the option ``fleer_acts``, read by the
+    round when it declares.
+    """
+    return MOVEMENTS.index(movement), ACTION_WORDS.index(action)
 
 
 #: What a combatant declares when its stat block gives no tactics.
