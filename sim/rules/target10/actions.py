@@ -6,8 +6,9 @@ Target 10 text, "Actions", as RULINGS part B reads it:
 - Disarm: a combat test with SHOOT (the RAV) instead of FIGHT (option ``disarm_value``); no
   damage; the target's weapon lands 1d6 paces away (``disarm_paces``) on a random side, and the
   target fights without its weapon bonus, and cannot shoot, until it recovers it.
-- Grapple: no damage; the target is pinned: -1 to attack and defend (``pin_penalty``), cannot
-  move, and must grapple its holder to break free (a pinned grappler always grapples its holder).
+- Grapple: no damage; the target is pinned: -1 to attack and defend (``pin_penalty``), stays
+  within its holder's reach (or cannot move at all with ``held_cannot_move``), and must grapple
+  its holder to break free (a pinned grappler always grapples its holder).
 - Kill: normal damage; hit points below 0 kill. Exactly 0 leaves the target unconscious (option
   ``zero_hp``), as Subdue's 0 does.
 - Negotiate: venturers only. A successful skill test (TV: skill + CHA modifier against the best

@@ -8,10 +8,13 @@ combatant moves towards or away from its opponent (its target), never past it:
 - Charge: triple speed (``run_multiplier`` x ``speed``: 30 paces for humans) towards the opponent,
   stopping within reach; no DEX bonus to DEFENSE this round, double STR bonus on the attack.
 - Flee: full speed (30 paces) away from the nearest enemy, back turned: attacks on it succeed
-  automatically; a fleer that gets away (option ``escape``) is out of the fight, ``fled``.
+  automatically (``flee_auto_hit``: always, or only from attackers it acts after), and it still
+  takes its declared action (``fleer_acts``); a fleer that gets away (option ``escape``) is out
+  of the fight, ``fled``.
 - Hold: no move, unless pushed by a maneuvering opponent.
 - Maneuver: no move of its own; a successful attack this round deals no damage but moves the
-  opponent 3 paces (``maneuver_paces``) the way the attacker likes (``tactics.push``).
+  opponent 3 paces (``maneuver_paces``) the way the attacker likes (``tactics.push``); a Trip,
+  Grapple or Disarm still has its effect (``maneuver_keeps_action``).
 - Stand: gets up off the ground; fails while being attacked (option ``stand_blocked_by``).
 - Withdraw: keeps its guard up and moves 3 paces back (``withdraw_paces``); it may still attack,
   but only an opponent who is advancing (option ``withdraw_attacks``), and it strikes before
