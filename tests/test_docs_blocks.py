@@ -183,7 +183,7 @@ def source_of(block: Block) -> str:
 
 
 #: The commands that play combats, and so take ``--runs``.
-PLAYING = ("run", "compare", "baseline", "sweep", "balance")
+PLAYING = ("run", "compare", "baseline", "sweep", "balance", "tournament", "sensitivity")
 _RUN_OPTIONS = ("--runs", "--max-runs", "--refine-runs")
 
 
@@ -200,6 +200,10 @@ def with_runs(words: list[str], runs: int | None) -> list[str]:
         out += ["--runs", str(runs)]
     if words[1] == "balance":
         out += ["--refine-runs", str(runs)]
+    if words[1] == "sensitivity":  # its other sizes; the Sobol design needs a power of two
+        out += ["--oat-runs", str(runs), "--samples", "4"]
+    if words[1] == "tournament":  # fewer bootstrap resamples for the value's interval
+        out += ["--resamples", "50"]
     return out
 
 
