@@ -13,6 +13,7 @@ import json
 import math
 import re
 import sys
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from sim.outdir import claim
 from sim.runner import DEFAULT_CHUNK
 from sim.scenario.loader import load_scenario, validate_file
 from sim.scenario.problems import ScenarioError
+from sim.summary import DEFINITIONS
 from sim.watch import RunWarning
 
 
@@ -260,8 +262,15 @@ def batch_echo(as_json: bool):
 #: Exit code after Ctrl-C (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
 
+#: What each column of run's table means, under ``combatsim run --help`` (the one definition,
+#: :data:`sim.summary.DEFINITIONS`, that the footnotes and the report print too).
+COLUMNS_HELP = "\b\nThe table's columns:\n" + "\n".join(
+    textwrap.fill(f"{name}: {meaning}", 78, initial_indent="  ", subsequent_indent="      ")
+    for name, meaning in DEFINITIONS.items()
+)
 
-@cli.command()
+
+@cli.command(epilog=COLUMNS_HELP)
 @scenario_argument
 @click.option(
     "--runs",

@@ -20,6 +20,7 @@ from sim.rules.acs.narration import CLOCK_NARRATION
 from sim.rules.prop3.narration import NARRATION as PROP3
 from sim.rules.target10.narration import NARRATION as TARGET10
 from sim.rules.wording import counted, possessive, side
+from sim.summary import DEFINITIONS
 from tests.conftest import SCENARIOS
 
 DUEL = SCENARIOS / "acs-duel.yaml"
@@ -88,3 +89,12 @@ def test_the_run_table_has_no_trailing_blanks():
     lines = result.stdout.splitlines()
     assert lines[0] == "ACS duel — 50 combats, seed 1"
     assert all(line == line.rstrip() for line in lines)
+
+
+def test_run_help_defines_every_column_of_the_table():
+    """``run --help`` says what each column means, from the one table of definitions."""
+    result = CliRunner().invoke(cli, ["run", "--help"], terminal_width=100)
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    for name, meaning in DEFINITIONS.items():
+        assert f"{name}: {' '.join(meaning.split())}" in text, name
