@@ -401,3 +401,10 @@ def test_the_prop3_hybrid_takes_the_default_maneuver_its_defense_against_every_a
     assert clock._maneuver is on_guard  # Proposition Three brings no hook of its own
     clock._maneuver(clock, b)
     assert clock.can_defend(b)
+
+
+def test_lost_action_gone_the_earlier_name_of_drop_still_reads_as_drop():
+    for written, read in (("gone", "drop"), ("drop", "drop"), ("slide", "slide")):
+        red, blue = [{"name": "a", "hp": 5}], [{"name": "b", "hp": 5}]
+        data = acs_scenario(red, blue, options={"lost_action": written})
+        assert scenario_from_dict(data).options.lost_action == read

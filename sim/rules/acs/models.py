@@ -6,9 +6,9 @@ Every field here is a named rule option or stat with a default, documented in
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from sim.rules.acs.action_dice import MAX_CONCENTRATION, SEGMENTS
 from sim.rules.common import Damage, HitPoints, Strict, TargetTactics
@@ -55,6 +55,13 @@ class AcsClockOptions(Strict):
     disruption: bool = Field(
         True, description="A defense during a multi-segment action disrupts it: it starts over."
     )
+
+    @field_validator("lost_action", mode="before")
+    @classmethod
+    def _lost_action_gone(cls, value: Any) -> Any:
+        """``gone``, this option's earlier name for ``drop``, still reads as ``drop``."""
+        return "drop" if value == "gone" else value
+
     simultaneous_concentration: int = Field(
         MAX_CONCENTRATION,
         ge=2,
