@@ -41,11 +41,13 @@ def reach(
     """The best reachable result and the lowest pair face the roller can count (0: none).
 
     Under ``best_set`` a defender may count any pair its pool shows (two dice of a face);
-    otherwise it counts only a roll that reads as a pair.
+    otherwise (``lowest_three``, or ``best_set`` with ``cut_critical_with: read_pair``) it
+    counts only a roll that reads as a pair.
     """
     options = {"keep": keep, "crit_allowed": crit_allowed, "only_ones": only_ones}
     reads = [read_roll(faces, **options) for faces in wiggles(roll, sides, points)]
-    if keep == "best_set" and len(roll) >= 3 and not only_ones:
+    any_pair = keep.startswith("best_set") and not keep.endswith("+read_pair")
+    if any_pair and len(roll) >= 3 and not only_ones:
         shown = [
             min((f for f, k in Counter(faces).items() if k >= 2), default=0)
             for faces in wiggles(roll, sides, points)

@@ -85,7 +85,7 @@ def test_result_order_classes_faces_and_third_die():
 
 
 def test_result_rank_round_trips():
-    for result in [NOTHING, P(3), P(3, 1), P(12, 11), T(1), T(12)]:
+    for result in [NOTHING, P(3), P(3, 1), P(12, 11), T(1), T(12), Result.triple(4, 2)]:
         assert Result.from_rank(result.rank) == result
 
 
@@ -93,7 +93,7 @@ def test_results_must_be_well_formed():
     with pytest.raises(ValueError):
         Result(Kind.NOTHING, 3)
     with pytest.raises(ValueError):
-        Result(Kind.TRIPLE, 3, 2)
+        Result(Kind.TRIPLE, 3, 0)
     with pytest.raises(ValueError):
         Result(Kind.PAIR, 0)
 

@@ -14,7 +14,13 @@ from pydantic import Field, field_validator, model_validator
 
 from sim.rules.acs.models import AcsTactics, AcsTiming
 from sim.rules.common import Strict, TargetTactics
-from sim.rules.prop3.pool import KEEP_MODES, PROFICIENCY_DIE
+from sim.rules.prop3.pool import (
+    CUT_CRITICAL_WITH,
+    KEEP_MODES,
+    PROFICIENCY_DIE,
+    TRIPLE_TIEBREAKS,
+    reading,
+)
 from sim.rules.prop3.ranged import AMMUNITION_FORM
 from sim.rules.prop3.wiggle import ATTACKER_POLICIES, DEFENDER_POLICIES
 
@@ -51,6 +57,8 @@ AttackChoice = Literal["best", "random", "bash", "slash", "thrust"]
 DefenseChoice = Literal["best", "random", "dodge", "block", "parry"]
 assert tuple(PROFICIENCY_DIE) == ("excellent", "good", "average", "fair", "poor")
 assert tuple(KEEP_MODES) == ("lowest_three", "best_set")
+assert tuple(TRIPLE_TIEBREAKS) == ("reroll", "lowest_other")
+assert tuple(CUT_CRITICAL_WITH) == ("any_pair", "read_pair")
 
 
 # -- options -------------------------------------------------------------------------------------
@@ -104,6 +112,18 @@ class DiceOptions(Strict):
         description="No defender pair cuts an attacking triple to a standard hit (the core "
         "mechanic: 'a critical success always wins'; the first combat example); false: a pair "
         "lower than the triple's face cuts it (the ranged example).",
+    )
+    triple_tiebreak: Literal["reroll", "lowest_other"] = Field(
+        "reroll",
+        description="Under keep: best_set, two equal triples tie and the exchange is re-rolled "
+        "(reroll), or the lowest die outside each set breaks the tie (lowest_other), as it does "
+        "for pairs ('the third die of each set acts as a tie-breaker').",
+    )
+    cut_critical_with: Literal["any_pair", "read_pair"] = Field(
+        "any_pair",
+        description="Under keep: best_set, which defender rolls cut an attacking triple to a "
+        "standard hit: any pair the pool shows lower than the triple's face (any_pair), or only "
+        "a roll that reads as such a pair, with no triple beside it (read_pair).",
     )
     cut_or_tie: Literal["cut", "tie"] = Field(
         "cut",
@@ -425,7 +445,8 @@ class Rules:
     )
 
     def __init__(self, options: DiceOptions) -> None:
-        self.keep = options.keep
+        # pool.reading: the keep mode with the best_set options, one argument for every search.
+        self.keep = reading(options.keep, options.triple_tiebreak, options.cut_critical_with)
         self.attack_policy = ATTACKER_POLICIES[options.attacker_wiggle]
         self.defense_policy = DEFENDER_POLICIES[options.defender_wiggle]
         self.advantage_points = options.advantage_points

@@ -13,6 +13,15 @@ three dice") or ``"best_set"`` (the best triple or lowest pair anywhere in the p
 is how the combat examples come out as printed). The stat rules are the flags ``crit_allowed``
 (False for a stat at 2) and ``only_ones`` (True for a stat at 1); :func:`can_crit` and
 :func:`only_ones` derive them from the stat.
+
+Two more readings apply under ``best_set`` only (RULINGS part C), and travel with it in the
+``keep`` argument of every pure function, named by :func:`reading` (so that the fight's caches and
+the exact tables key on them with no extra argument): ``triple_tiebreak: lowest_other`` gives a
+triple the lowest die outside the set as a tie-breaker (``reroll``, the default: two equal triples
+tie and re-roll), and ``cut_critical_with: read_pair`` lets a defender cut an attacking triple
+only with a roll that reads as a pair (``any_pair``, the default: any pair its pool shows, even
+beside a losing triple). Under ``lowest_three`` both are moot: only the three kept dice are read,
+so a triple has no other die and a kept pair is what the roll reads.
 """
 
 from __future__ import annotations
@@ -28,6 +37,46 @@ if TYPE_CHECKING:
 
 KEEP_MODES = ("lowest_three", "best_set")
 """The values of the ``keep`` option; the first is the default."""
+
+TRIPLE_TIEBREAKS = ("reroll", "lowest_other")
+"""The values of the ``triple_tiebreak`` option (under ``best_set``); the first is the default."""
+
+CUT_CRITICAL_WITH = ("any_pair", "read_pair")
+"""The values of the ``cut_critical_with`` option (under ``best_set``); the first is the default."""
+
+LOWEST_OTHER = "+lowest_other"
+READ_PAIR = "+read_pair"
+READINGS = (
+    "lowest_three",
+    "best_set",
+    "best_set" + LOWEST_OTHER,
+    "best_set" + READ_PAIR,
+    "best_set" + LOWEST_OTHER + READ_PAIR,
+)
+"""Every reading a ``keep`` argument may name: a keep mode with the ``best_set`` options."""
+
+
+def reading(
+    keep: str, triple_tiebreak: str = "reroll", cut_critical_with: str = "any_pair"
+) -> str:
+    """The ``keep`` argument of the pure functions for the three reading options.
+
+    Under ``lowest_three`` the ``best_set`` options change nothing (module docstring), so the
+    reading is ``lowest_three`` whatever they say.
+
+    Raises:
+        ValueError: for an unknown value of any of the three.
+    """
+    check_keep(keep)
+    if triple_tiebreak not in TRIPLE_TIEBREAKS:
+        raise ValueError(f"unknown triple_tiebreak {triple_tiebreak!r}")
+    if cut_critical_with not in CUT_CRITICAL_WITH:
+        raise ValueError(f"unknown cut_critical_with {cut_critical_with!r}")
+    if keep == "lowest_three":
+        return keep
+    tiebreak = LOWEST_OTHER if triple_tiebreak == "lowest_other" else ""
+    cut = READ_PAIR if cut_critical_with == "read_pair" else ""
+    return keep + tiebreak + cut
 
 PROFICIENCY_DIE = {"excellent": 4, "good": 6, "average": 8, "fair": 10, "poor": 12}
 """Die size by proficiency (the text: "Poor at d12 to Excellent at d4")."""
@@ -141,12 +190,13 @@ class Result:
     Any triple beats any pair beats nothing; a lower triple beats a higher one; a lower pair beats
     a higher one, then the lower third die wins, and a pair without a third die (a pool of two
     dice, a single die, a stat at 1) loses to an equal pair that has one. Equal results are a
-    full tie, which the caller re-rolls.
+    full tie, which the caller re-rolls. A triple has a third die only under ``best_set`` with
+    ``triple_tiebreak: lowest_other`` (the lowest die outside the set), ordered the same way.
 
     Attributes:
         kind: nothing, pair or triple.
         face: the face of the pair or triple (0 for nothing).
-        third: the tie-breaking die of a pair, or None if there is none.
+        third: the tie-breaking die, or None if there is none.
     """
 
     kind: Kind
@@ -159,8 +209,6 @@ class Result:
                 raise ValueError("a result of nothing has no face and no third die")
         elif not 1 <= self.face <= MAX_FACE:
             raise ValueError(f"face {self.face} out of range 1..{MAX_FACE}")
-        if self.kind == Kind.TRIPLE and self.third is not None:
-            raise ValueError("a triple has no third die")
         if self.third is not None and not 1 <= self.third <= MAX_FACE:
             raise ValueError(f"third die {self.third} out of range 1..{MAX_FACE}")
 
@@ -170,9 +218,9 @@ class Result:
         return cls(Kind.PAIR, face, third)
 
     @classmethod
-    def triple(cls, face: int) -> Result:
-        """A triple of ``face``."""
-        return cls(Kind.TRIPLE, face)
+    def triple(cls, face: int, third: int | None = None) -> Result:
+        """A triple of ``face`` (with ``third`` as tie-breaker under ``lowest_other``)."""
+        return cls(Kind.TRIPLE, face, third)
 
     @property
     def rank(self) -> int:
@@ -216,7 +264,7 @@ class Result:
         if self.kind == Kind.NOTHING:
             return "nothing"
         if self.kind == Kind.TRIPLE:
-            return f"triple {self.face}s"
+            return f"triple {self.face}s" + ("" if self.third is None else f", third die {self.third}")
         third = "no third die" if self.third is None else f"third die {self.third}"
         return f"pair of {self.face}s, {third}"
 
@@ -229,9 +277,20 @@ ONES = Result.pair(1)
 
 
 def check_keep(keep: str) -> None:
-    """Raise ValueError unless ``keep`` is one of :data:`KEEP_MODES`."""
-    if keep not in KEEP_MODES:
+    """Raise ValueError unless ``keep`` is one of :data:`READINGS` (a keep mode, or ``best_set``
+    with its options, see :func:`reading`)."""
+    if keep not in READINGS:
         raise ValueError(f"unknown keep mode {keep!r}; expected one of {', '.join(KEEP_MODES)}")
+
+
+def triple_third(keep: str) -> bool:
+    """Whether a triple read under ``keep`` has a tie-breaker (``triple_tiebreak: lowest_other``)."""
+    return LOWEST_OTHER in keep
+
+
+def cut_needs_read_pair(keep: str) -> bool:
+    """Whether only a roll that reads as a pair cuts a critical (``cut_critical_with: read_pair``)."""
+    return READ_PAIR in keep
 
 
 def read_roll(
@@ -245,7 +304,7 @@ def read_roll(
 
     Args:
         faces: the faces of the pool, in any order.
-        keep: ``"lowest_three"`` or ``"best_set"`` (see the module docstring).
+        keep: ``"lowest_three"``, ``"best_set"`` or a ``best_set`` reading (:func:`reading`).
         crit_allowed: False for a stat at 2: a triple counts as a pair of its face, with that
             face as third die (under ``best_set``: the lowest pair, the lowest other die third).
         only_ones: True for a stat at 1: the roll succeeds, as :data:`ONES`, only if a die
@@ -273,7 +332,10 @@ def read_roll(
     if crit_allowed:
         triples = [face for face, count in counts.items() if count >= 3]
         if triples:
-            return Result.triple(min(triples))
+            face = min(triples)
+            if not triple_third(keep):
+                return Result.triple(face)
+            return Result.triple(face, set_third(faces, face, 3))
     pairs = [face for face, count in counts.items() if count >= 2]
     if not pairs:
         return NOTHING
@@ -283,9 +345,14 @@ def read_roll(
 
 def pair_third(faces: Sequence[int], face: int) -> int | None:
     """The lowest die of ``faces`` other than two dice showing ``face`` (None if there is none)."""
+    return set_third(faces, face, 2)
+
+
+def set_third(faces: Sequence[int], face: int, size: int) -> int | None:
+    """The lowest die of ``faces`` outside a set of ``size`` dice showing ``face`` (or None)."""
     rest = sorted(faces)
-    rest.remove(face)
-    rest.remove(face)
+    for _ in range(size):
+        rest.remove(face)
     return rest[0] if rest else None
 
 

@@ -13,7 +13,10 @@ the points), so the enumeration runs over sorted prefixes of that length, weight
 of rolls that start with them; a 12d12 pool with 6 points has 167,960 of them. ``best_set`` needs
 whole multisets (1,352,078 for 12d12). Pools of up to two dice and stats at 1 are enumerated
 directly, with the ``wiggle`` functions themselves (``method="scalar"`` does so for any pool: the
-tests check the NumPy searches against it).
+tests check the NumPy searches against it). So are the ``best_set`` readings with
+``triple_tiebreak: lowest_other`` or ``cut_critical_with: read_pair`` (``pool.reading``): the NumPy
+searches do not express them, and the scalar enumeration calls the same ``wiggle`` functions as
+the fight, up to :data:`MAX_SCALAR_ROLLS` sorted rolls.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from sim.rules.prop3.pool import (
     KIND_BASE,
     MAX_FACE,
     ONES,
+    KEEP_MODES,
     Kind,
     check_keep,
 )
@@ -42,6 +46,9 @@ _INT = np.int16
 
 MAX_ROLLS = 4_000_000
 """The most sorted rolls (or prefixes) one table may enumerate: about 0.5 GB at the peak."""
+
+MAX_SCALAR_ROLLS = 20_000
+"""The most sorted rolls a table read by the ``wiggle`` functions one by one may enumerate."""
 
 
 def check_pool(dice: int, sides: int, points: int) -> None:
@@ -264,7 +271,12 @@ def table(
         probs = ((sides - low + 1.0) ** dice - (sides - low + 0.0) ** dice) / float(sides) ** dice
         hit = np.array([low - 1 <= w for w in levels])
         return _aggregate(np.where(hit, ONES.rank, 0), np.where(hit, 1, 0), probs)
-    if dice == 2 or method == "scalar":
+    if dice == 2 or method == "scalar" or keep not in KEEP_MODES:
+        if keep not in KEEP_MODES and math.comb(sides + dice - 1, dice) > MAX_SCALAR_ROLLS:
+            raise ValueError(
+                f"{dice}d{sides} under {keep} needs more than {MAX_SCALAR_ROLLS:,} sorted rolls "
+                "read one by one; use fewer dice or sides"
+            )
         rolls, probs = _multisets(dice, sides)
         rows = [_eval_scalar(rolls, sides, w, keep, crit_allowed, only_ones) for w in levels]
         return _aggregate(np.array([r for r, _ in rows]), np.array([p for _, p in rows]), probs)

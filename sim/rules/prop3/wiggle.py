@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 
 from sim.rules.prop3.pool import (
     NOTHING,
@@ -29,9 +30,14 @@ from sim.rules.prop3.pool import (
     Kind,
     Result,
     check_keep,
+    cut_needs_read_pair,
     pair_third,
     read_roll,
+    triple_third,
 )
+
+_FAR = 10**9
+"""A cost no wiggle reaches (the read-pair search's "impossible")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +216,56 @@ class _BestSet:
                 best = (t, j)
         return best
 
+    def triple_with_third(self, t: int) -> tuple[int | None, list[int]]:
+        """The best tie-breaker of a triple of ``t`` (``triple_tiebreak: lowest_other``).
+
+        Every set of three dice is tried (a pool has at most a few hundred): the set is moved to
+        ``t`` and the points left move the lowest other die down. Returns the third die (None
+        for a pool of three) and the sorted roll's targets.
+        """
+        best: tuple[int, list[int]] | None = None
+        for chosen in combinations(range(len(self.s)), 3):
+            rem = self.points - sum(abs(self.s[i] - t) for i in chosen)
+            if rem < 0:
+                continue
+            targets = list(self.s)
+            for i in chosen:
+                targets[i] = t
+            others = [i for i in range(len(self.s)) if i not in chosen]
+            if not others:
+                return None, targets
+            low = min(others, key=lambda i: self.s[i])
+            targets[low] = max(1, self.s[low] - rem)
+            if best is None or targets[low] < best[0]:
+                best = (targets[low], targets)
+        assert best is not None, "the lowest reachable triple has a set that reaches it"
+        return best
+
+    def read_pair(self, sides: int) -> tuple[int, list[int]] | None:
+        """The lowest pair face a wiggle makes the roll read as, and the targets, or None.
+
+        For ``cut_critical_with: read_pair``: the wiggled roll must show two dice of the face
+        and no triple anywhere. Sorted targets match the sorted roll (cheapest for any target
+        multiset), so for each face ``p`` the dice below the pair go to faces under ``p`` and
+        the dice above it to faces over ``p``, at most two on a face (a dynamic programme over
+        those slots); the first ``p`` whose cheapest such roll fits the points wins.
+        """
+        s, n = self.s, len(self.s)
+        for p in range(1, sides + 1):
+            low = _slots(s, list(range(1, p)))
+            high = _slots(s[::-1], list(range(sides, p, -1)))
+            best = None
+            for k in range(n - 1):
+                cost = low[k][0] + abs(s[k] - p) + abs(s[k + 1] - p) + high[n - k - 2][0]
+                if cost <= self.points and (best is None or cost < best[0]):
+                    best = (cost, k)
+            if best is not None:
+                k = best[1]
+                below = low[k][1]
+                above = high[n - k - 2][1][::-1]
+                return p, [*below, p, p, *above]
+        return None
+
     def pair_face(self) -> int | None:
         """The lowest face two dice of the roll reach with the points, or None."""
         faces = [
@@ -242,6 +298,39 @@ class _BestSet:
         targets[i1] = targets[i2] = p
         targets[z] = third
         return third, targets
+
+
+def _slots(s: Sequence[int], faces: list[int]) -> list[tuple[int, list[int]]]:
+    """Cheapest moves of the first ``k`` dice of ``s`` onto ``faces``, at most two dice a face.
+
+    ``s`` and ``faces`` run the same way (both up, or both down). Returns, for every ``k``, the
+    cost and the targets (``_FAR`` and [] if the slots are too few).
+    """
+    slots = [face for face in faces for _ in range(2)]
+    # cost[j][i]: the first i dice on the first j slots, in order (a monotone matching).
+    n, m = len(s), len(slots)
+    cost = [[0] + [_FAR] * n]
+    for j in range(1, m + 1):
+        row = [0] * (n + 1)
+        prev = cost[-1]
+        for i in range(1, n + 1):
+            row[i] = min(prev[i], prev[i - 1] + abs(s[i - 1] - slots[j - 1]))
+        cost.append(row)
+    out: list[tuple[int, list[int]]] = []
+    for k in range(n + 1):
+        if cost[m][k] >= _FAR:
+            out.append((_FAR, []))
+            continue
+        targets: list[int] = []
+        i, j = k, m
+        while i > 0:
+            if cost[j][i] == cost[j - 1][i]:
+                j -= 1
+            else:
+                targets.append(slots[j - 1])
+                i, j = i - 1, j - 1
+        out.append((cost[m][k], targets[::-1]))
+    return out
 
 
 def best_roll(
@@ -281,6 +370,9 @@ def best_roll(
     search = _BestSet(s, points)
     if crit_allowed and (triple := search.triple()) is not None:
         t, j = triple
+        if triple_third(keep):
+            third, targets = search.triple_with_third(t)
+            return _wiggled(Result.triple(t, third), faces, _place(faces, order, targets))
         targets = list(s)
         targets[j : j + 3] = [t, t, t]
         return _wiggled(Result.triple(t), faces, _place(faces, order, targets))
@@ -305,7 +397,9 @@ def lowest_pair(
     This is what a defender needs to cut a critical to a standard hit. Under ``lowest_three``
     the wiggled roll must read as that pair. Under ``best_set`` the defender may count any pair
     its pool shows, even if the pool also shows a (losing) triple: a pool of 2, 2, 6, 6, 6
-    against triple 5s cuts the critical with its pair of 2s, as it would under ``lowest_three``.
+    against triple 5s cuts the critical with its pair of 2s, as it would under ``lowest_three``;
+    with ``cut_critical_with: read_pair`` (``pool.reading``) it must wiggle its roll to read as
+    the pair (here, break the triple of 6s).
     """
     check_keep(keep)
     if _is_small(faces, only_ones):
@@ -318,6 +412,12 @@ def lowest_pair(
         result, targets = found
         return _wiggled(result, faces, _place(faces, order, targets))
     search = _BestSet(s, points)
+    if crit_allowed and cut_needs_read_pair(keep):
+        found = search.read_pair(sides)
+        if found is None:
+            return None
+        new = _place(faces, order, found[1])
+        return _wiggled(read_roll(new, keep=keep, crit_allowed=crit_allowed), faces, new)
     p = search.pair_face()
     if p is None:
         return None
