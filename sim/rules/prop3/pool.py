@@ -56,9 +56,7 @@ READINGS = (
 """Every reading a ``keep`` argument may name: a keep mode with the ``best_set`` options."""
 
 
-def reading(
-    keep: str, triple_tiebreak: str = "reroll", cut_critical_with: str = "any_pair"
-) -> str:
+def reading(keep: str, triple_tiebreak: str = "reroll", cut_critical_with: str = "any_pair") -> str:
     """The ``keep`` argument of the pure functions for the three reading options.
 
     Under ``lowest_three`` the ``best_set`` options change nothing (module docstring), so the
@@ -77,6 +75,7 @@ def reading(
     tiebreak = LOWEST_OTHER if triple_tiebreak == "lowest_other" else ""
     cut = READ_PAIR if cut_critical_with == "read_pair" else ""
     return keep + tiebreak + cut
+
 
 PROFICIENCY_DIE = {"excellent": 4, "good": 6, "average": 8, "fair": 10, "poor": 12}
 """Die size by proficiency (the text: "Poor at d12 to Excellent at d4")."""
@@ -264,7 +263,9 @@ class Result:
         if self.kind == Kind.NOTHING:
             return "nothing"
         if self.kind == Kind.TRIPLE:
-            return f"triple {self.face}s" + ("" if self.third is None else f", third die {self.third}")
+            return f"triple {self.face}s" + (
+                "" if self.third is None else f", third die {self.third}"
+            )
         third = "no third die" if self.third is None else f"third die {self.third}"
         return f"pair of {self.face}s, {third}"
 
@@ -277,19 +278,21 @@ ONES = Result.pair(1)
 
 
 def check_keep(keep: str) -> None:
-    """Raise ValueError unless ``keep`` is one of :data:`READINGS` (a keep mode, or ``best_set``
-    with its options, see :func:`reading`)."""
+    """Raise ValueError unless ``keep`` is one of :data:`READINGS`.
+
+    That is a keep mode, or ``best_set`` with its options (see :func:`reading`).
+    """
     if keep not in READINGS:
         raise ValueError(f"unknown keep mode {keep!r}; expected one of {', '.join(KEEP_MODES)}")
 
 
 def triple_third(keep: str) -> bool:
-    """Whether a triple read under ``keep`` has a tie-breaker (``triple_tiebreak: lowest_other``)."""
+    """Whether a triple read under ``keep`` has a tie-breaker (``triple_tiebreak``)."""
     return LOWEST_OTHER in keep
 
 
 def cut_needs_read_pair(keep: str) -> bool:
-    """Whether only a roll that reads as a pair cuts a critical (``cut_critical_with: read_pair``)."""
+    """Whether only a roll that reads as a pair cuts a critical (``cut_critical_with``)."""
     return READ_PAIR in keep
 
 

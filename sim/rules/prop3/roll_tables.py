@@ -30,10 +30,10 @@ import numpy as np
 
 from sim.rules.prop3.pool import (
     FACE_BASE,
+    KEEP_MODES,
     KIND_BASE,
     MAX_FACE,
     ONES,
-    KEEP_MODES,
     Kind,
     check_keep,
 )

@@ -413,10 +413,10 @@ def lowest_pair(
         return _wiggled(result, faces, _place(faces, order, targets))
     search = _BestSet(s, points)
     if crit_allowed and cut_needs_read_pair(keep):
-        found = search.read_pair(sides)
-        if found is None:
+        read = search.read_pair(sides)
+        if read is None:
             return None
-        new = _place(faces, order, found[1])
+        new = _place(faces, order, read[1])
         return _wiggled(read_roll(new, keep=keep, crit_allowed=crit_allowed), faces, new)
     p = search.pair_face()
     if p is None:
