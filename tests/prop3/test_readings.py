@@ -19,6 +19,7 @@ from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.models import Prop3Options, Rules
 from sim.rules.prop3.pool import Outcome, Result, read_roll, reading, resolve
 from sim.rules.prop3.wiggle import Response, best_response, best_roll, lowest_pair
+from tests.conftest import scripted
 from tests.prop3.test_combat_examples import (
     KRONZER,
     MOONBELLY,
@@ -28,6 +29,7 @@ from tests.prop3.test_combat_examples import (
     setup,
     with_tactics,
 )
+from tests.prop3.test_prop3_hybrid import HIT, SECOND, hybrid
 
 T, P = Result.triple, Result.pair
 OTHER = reading("best_set", triple_tiebreak="lowest_other")
@@ -205,3 +207,19 @@ def test_each_reading_changes_the_odds():
     read = attack_odds(4, 4, 1, 5, 4, 0, keep=READ)
     assert read.outcomes[Outcome.CRIT_REDUCED] < default.outcomes[Outcome.CRIT_REDUCED]
     assert read.outcomes[Outcome.CRITICAL_HIT] > default.outcomes[Outcome.CRITICAL_HIT]
+
+
+def test_the_hybrid_reads_the_same_options():
+    # On the ACS clock (tests/prop3/test_prop3_hybrid.py's duel): A's free action, 1, 5, 5, 5
+    # against B's dodge 3, 5, 5, 5: equal triples, split by A's 1 under lowest_other.
+    options = {"keep": "best_set", "triple_tiebreak": "lowest_other"}
+    faces = SECOND + d8(1, 5, 5, 5) + d8(3, 5, 5, 5) + HIT + d8(2, 4, 6) + [(6, 6)]
+    combat, trace = scripted(hybrid(options=options), faces)
+    first = next(e for e in trace if e.kind == "exchange")
+    assert (first.data["result"], first.data["d_result"]) == (
+        "triple 5s, third die 1",
+        "triple 5s, third die 3",
+    )
+    assert first.data["outcome"] == "critical_hit"
+    _a, b = combat.fighters
+    assert (b.hp, b.state.nicks) == (3, 1)  # the wound, then segment 5's nick
