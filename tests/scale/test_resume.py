@@ -81,7 +81,7 @@ def test_a_run_killed_outright_resumes_to_the_uninterrupted_table(tmp_path, unin
 #: and waits for a signal. The test's Ctrl-C therefore always reaches a run that has started and
 #: cannot have finished, whatever the load on the machine.
 PAUSED_RUN = """
-import signal, sys
+import sys, time
 from sim.cli import main
 from sim.store import RunStore
 
@@ -93,8 +93,8 @@ def write_then_wait(self, chunk, scenario_name):
     written.append(chunk.start)
     if len(written) == 3:
         print("three chunks written", file=sys.stderr, flush=True)
-        while True:
-            signal.pause()
+        while True:  # not signal.pause(): Ctrl-C may land on another thread of this process
+            time.sleep(0.01)
     return frame
 
 RunStore.write = write_then_wait
@@ -139,7 +139,7 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_cleanly(tmp_path):
 #: ``combatsim run`` with one change: before its third chunk, the serial run says so on stderr
 #: and waits until Ctrl-C has been pressed (its flag is raised), then goes on.
 WAITING_SERIAL_RUN = """
-import signal, sys
+import sys, time
 import sim.parallel
 from sim.cli import main
 
@@ -150,8 +150,8 @@ def wait_then_run(scenario, seed, start, stop, detail=False, interrupted=None, *
     calls.append(start)
     if len(calls) == 3:
         print("two chunks played", file=sys.stderr, flush=True)
-        while not interrupted():
-            signal.pause()
+        while not interrupted():  # polled: Ctrl-C may land on another thread of this process
+            time.sleep(0.01)
     return run_chunk(scenario, seed, start, stop, detail, interrupted, **kwargs)
 
 sim.parallel.run_chunk = wait_then_run
