@@ -15,7 +15,9 @@ import re
 import sys
 import textwrap
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -134,6 +136,30 @@ seed_option = click.option(
     default=None,
     help="Seed of the run (default: the scenario's seed).",
 )
+
+
+#: A click command function, as an option decorator takes and gives it.
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def runs_option(help_text: str) -> Callable[[F], F]:
+    """``--runs``: how many combats to play, counted as ``help_text`` says (per arm, point...)."""
+    return click.option("--runs", type=click.IntRange(1, 10**9), default=None, help=help_text)
+
+
+def out_option(help_text: str) -> Callable[[F], F]:
+    """``--out DIR``: the results folder a command writes (and ``help_text`` describes)."""
+    return click.option(
+        "--out",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help=help_text,
+    )
+
+
+def json_option(help_text: str = "Print the summary as one JSON object.") -> Callable[[F], F]:
+    """``--json``: print the command's result as JSON instead of tables (``as_json``)."""
+    return click.option("--json", "as_json", is_flag=True, help=help_text)
 
 
 class CommandGroup(click.Group):
@@ -272,19 +298,11 @@ COLUMNS_HELP = "\b\nThe table's columns:\n" + "\n".join(
 
 @cli.command(epilog=COLUMNS_HELP)
 @scenario_argument
-@click.option(
-    "--runs",
-    type=click.IntRange(1, 10**9),
-    default=None,
-    help="Number of combats (default: the scenario's runs).",
-)
+@runs_option("Number of combats (default: the scenario's runs).")
 @seed_option
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory to stream outcomes into as chunks finish (a Parquet dataset), then CSV "
-    "copies and summary.json.",
+@out_option(
+    "Directory to stream outcomes into as chunks finish (a Parquet dataset), then CSV "
+    "copies and summary.json."
 )
 @click.option(
     "--resume",
@@ -297,7 +315,7 @@ COLUMNS_HELP = "\b\nThe table's columns:\n" + "\n".join(
     default=False,
     help="Also build the per-combatant table (saved with --out).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@json_option()
 @precision_options
 @engine_options
 @handles_bad_input
@@ -427,7 +445,7 @@ def replay(scenario: Path, index: int, seed: int | None) -> None:
 @click.argument(
     "scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
+@json_option("Print the problems as JSON.")
 @handles_bad_input
 def validate(scenarios: tuple[Path, ...], as_json: bool) -> None:
     """Check scenario files and explain every problem in them."""

@@ -29,7 +29,10 @@ from sim.cli import (
     engine_options,
     force_option,
     handles_bad_input,
+    json_option,
+    out_option,
     precision_options,
+    runs_option,
     scenario_argument,
     seed_option,
 )
@@ -50,25 +53,15 @@ def _engine_kwargs(workers: int | None, scheduler: str | None, chunk_size: int) 
 
 @click.command()
 @scenario_argument
-@click.option(
-    "--runs",
-    type=click.IntRange(1, 10**9),
-    default=None,
-    help="Combats per point (default: the sweep's runs, then the scenario's).",
-)
+@runs_option("Combats per point (default: the sweep's runs, then the scenario's).")
 @seed_option
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory for the results (default: SCENARIO's file name + '-sweep', here).",
-)
+@out_option("Directory for the results (default: SCENARIO's file name + '-sweep', here).")
 @click.option("--csv", is_flag=True, help="Also write the tables as CSV.")
 @click.option("--detail/--no-detail", default=False, help="Also save the per-combatant table.")
 @click.option(
     "--plots/--no-plots", default=True, help="Draw the charts into OUT/plots (PNG and SVG)."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the sweep's summary as JSON.")
+@json_option("Print the sweep's summary as JSON.")
 @force_option
 @precision_options
 @engine_options
@@ -216,12 +209,7 @@ def _rate(rate: float, low: float, high: float) -> str:
 
 @click.command()
 @results_argument
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory for the charts (default: RESULTS/plots).",
-)
+@out_option("Directory for the charts (default: RESULTS/plots).")
 @click.option(
     "--format",
     "formats",
@@ -296,13 +284,8 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     help="The parameter's name in the output (default: its label in the scenario's sweep, "
     "else PATH).",
 )
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory to save balance.json and the chart (balance.png, balance.svg) into.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
+@out_option("Directory to save balance.json and the chart (balance.png, balance.svg) into.")
+@json_option("Print the answer as one JSON object.")
 @engine_options
 @handles_bad_input
 def balance(

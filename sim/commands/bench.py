@@ -20,7 +20,7 @@ from rich.table import Table
 
 import sim
 from sim.api import simulate
-from sim.cli import handles_bad_input
+from sim.cli import handles_bad_input, json_option
 from sim.errors import CommandError
 from sim.parallel import close_shared_pool
 from sim.scenario.loader import load_scenario
@@ -51,7 +51,7 @@ def load_driver(root: Path) -> ModuleType:
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@json_option("Print the result as one JSON object.")
 @click.option(
     "--combats",
     type=click.IntRange(10, 10**8),

@@ -31,7 +31,10 @@ from sim.cli import (
     engine_options,
     force_option,
     handles_bad_input,
+    json_option,
+    out_option,
     precision_options,
+    runs_option,
     seed_option,
 )
 from sim.outdir import own_folder
@@ -46,12 +49,7 @@ alpha_option = click.option(
     show_default=True,
     help="Family-wise error rate: significant means a Holm-corrected p-value below this.",
 )
-runs_option = click.option(
-    "--runs",
-    type=click.IntRange(1, 10**9),
-    default=None,
-    help="Combats per arm (default: the scenario's runs).",
-)
+arm_runs_option = runs_option("Combats per arm (default: the scenario's runs).")
 
 
 def _player(workers: int | None, scheduler: str | None, chunk_size: int):
@@ -76,18 +74,15 @@ def _player(workers: int | None, scheduler: str | None, chunk_size: int):
     metavar="NAME",
     help="Compare only this variant of SCENARIO (repeatable; default: every variant).",
 )
-@runs_option
+@arm_runs_option
 @seed_option
 @precision_options
 @alpha_option
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory to save every arm's outcomes (Parquet and CSV), comparison.json and "
-    "meta.json into; `combatsim report OUT` shows it arm by arm.",
+@out_option(
+    "Directory to save every arm's outcomes (Parquet and CSV), comparison.json and "
+    "meta.json into; `combatsim report OUT` shows it arm by arm."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
+@json_option("Print the comparison as one JSON object.")
 @force_option
 @engine_options
 @handles_bad_input
@@ -151,7 +146,7 @@ def compare(
 @click.argument(
     "scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
 )
-@runs_option
+@arm_runs_option
 @seed_option
 @click.option(
     "--out",
@@ -160,7 +155,7 @@ def compare(
     help="The file to write (one scenario only; default: SCENARIO's name with .baseline.json, "
     "next to it).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the baseline(s) as JSON too.")
+@json_option("Print the baseline(s) as JSON too.")
 @engine_options
 @handles_bad_input
 def baseline(
@@ -203,7 +198,7 @@ def baseline(
     show_default=True,
     help="Also require a move of at least this much win rate (0.02 = 2 points) to fail.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@json_option("Print the report as one JSON object.")
 @engine_options
 @handles_bad_input
 def check(

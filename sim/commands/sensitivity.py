@@ -23,6 +23,8 @@ from sim.cli import (
     engine_options,
     force_option,
     handles_bad_input,
+    json_option,
+    out_option,
     scenario_argument,
     seed_option,
 )
@@ -63,12 +65,9 @@ def _power_of_two(ctx: click.Context, param: click.Parameter, value: int | None)
     help="Combats at each end of each one-at-a-time effect (default: the section's oat_runs).",
 )
 @seed_option
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory for the results; the same command with the same --out continues a study "
-    "that was stopped (default: SCENARIO's file name + '-sensitivity', here).",
+@out_option(
+    "Directory for the results; the same command with the same --out continues a study "
+    "that was stopped (default: SCENARIO's file name + '-sensitivity', here)."
 )
 @click.option(
     "--fresh", is_flag=True, help="Start the study in --out over instead of continuing it."
@@ -76,7 +75,7 @@ def _power_of_two(ctx: click.Context, param: click.Parameter, value: int | None)
 @click.option(
     "--plots/--no-plots", default=True, help="Draw the charts into OUT/plots (PNG and SVG)."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the study's summary as JSON.")
+@json_option("Print the study's summary as JSON.")
 @force_option
 @engine_options
 @handles_bad_input

@@ -28,7 +28,10 @@ from sim.cli import (
     engine_options,
     force_option,
     handles_bad_input,
+    json_option,
+    out_option,
     precision_options,
+    runs_option,
     scenario_argument,
     seed_option,
 )
@@ -39,12 +42,7 @@ from sim.scenario.strategies import Strategy
 
 @click.command()
 @scenario_argument
-@click.option(
-    "--runs",
-    type=click.IntRange(1, 10**9),
-    default=None,
-    help="Combats per pairing (default: the scenario's runs).",
-)
+@runs_option("Combats per pairing (default: the scenario's runs).")
 @seed_option
 @precision_options
 @click.option(
@@ -68,14 +66,11 @@ from sim.scenario.strategies import Strategy
     show_default=True,
     help="Bootstrap resamples of the combats for the value's interval.",
 )
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory for the results; an existing one of the same tournament is continued "
-    "(default: SCENARIO's file name + '-tournament', here).",
+@out_option(
+    "Directory for the results; an existing one of the same tournament is continued "
+    "(default: SCENARIO's file name + '-tournament', here)."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@json_option()
 @force_option
 @engine_options
 @handles_bad_input
