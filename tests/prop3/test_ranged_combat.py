@@ -67,7 +67,7 @@ def test_no_shot_beyond_the_maximum_range_the_archer_closes_in():
     archer_speed = a.state.profile.speed
     rounds.turn(a)
     assert kinds(trace) == ["move"]
-    assert a.state.pos == pytest.approx(archer_speed)  # 5 ft closer, still out of range (25)
+    assert a.pos == pytest.approx(archer_speed)  # 5 ft closer, still out of range (25)
     held = copy.deepcopy(ARCHER)
     held["tactics"]["advance"] = False
     rounds, a, _t, trace, _dice = setup(held, TARGET, 30, [])

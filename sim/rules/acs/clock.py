@@ -31,6 +31,7 @@ from sim.engine import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp
 from sim.rules.acs.action_dice import SEGMENTS, roll_action_segments
 from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
 from sim.rules.acs.fighter import AcsFighter
+from sim.rules.acs.movement import SpaceOf, engage, in_reach
 from sim.rules.acs.resolution import Resolution, StateT, StatsT
 from sim.rules.acs.spells import Special, choose_action, perform
 from sim.tactics import pick_target
@@ -64,6 +65,8 @@ class AcsClock(Generic[StatsT, StateT]):
         options: the scenario's options: the clock's and the resolution's, merged into one
             model (the resolution reads its own from ``clock.options``).
         resolution: what resolves an attack (see :mod:`sim.rules.acs.resolution`).
+        space: the resolution's movement and range hooks when positions matter in this
+            scenario (:mod:`sim.rules.acs.movement`); None when everyone is always in reach.
     """
 
     #: The event that starts the next second (the seconds process's own wake-up); set by the
@@ -75,6 +78,7 @@ class AcsClock(Generic[StatsT, StateT]):
         combat: Combat[AcsFighter[StatsT, StateT]],
         options: AcsClockOptions,
         resolution: Resolution[StatsT, StateT],
+        space: SpaceOf | None = None,
     ) -> None:
         self.combat = combat
         self.env = combat.env
@@ -97,6 +101,9 @@ class AcsClock(Generic[StatsT, StateT]):
         self._attack = resolution.attack
         self._maneuver = getattr(resolution, "defensive_maneuver", on_guard)
         self._tracing = combat.trace is not None
+        self._spatial = space is not None
+        #: Movement and range hooks (reach everywhere when positions do not matter).
+        self.space: SpaceOf = space if space is not None else SpaceOf(None)
         #: The last second (0-based) in which a modifier or a defensive maneuver was taken: a
         #: resolution reads its fighters' boosts only when this is the current second.
         self.marked = -1
@@ -104,6 +111,13 @@ class AcsClock(Generic[StatsT, StateT]):
     def start(self) -> None:
         """Set up the resolution's state, then start the seconds and one process per combatant."""
         self.resolution.begin(self)
+        combat = self.combat
+        if self._spatial and combat.trace is not None:
+            combat.emit(
+                "positions",
+                at={f.name: f.pos for f in combat.fighters},
+                unit=self.space.distance_unit,
+            )
         env = self.env
         env.process(self._seconds())
         for fighter in self.combat.fighters:
@@ -288,6 +302,10 @@ class AcsClock(Generic[StatsT, StateT]):
         special = choose_action(self, me) if me.specials else None
         segments = me.attack_segments if special is None else special.segments
         if segments > 1:
+            if special is None and self._spatial:
+                target = self.target_of(me)
+                if target is None or engage(self, me, target):
+                    return
             combat = self.combat
             now = self.env.now
             me.busy_end = now + segments - 1
@@ -343,6 +361,15 @@ class AcsClock(Generic[StatsT, StateT]):
         if target is None or target.out is not None or me.each_action:
             target = self.target_of(me)
             if target is None:
+                return
+        if self._spatial and name is None:
+            if completing:
+                if not in_reach(self, me, target):
+                    # The target moved out of reach while the attack was under way.
+                    if self._tracing:
+                        self.combat.emit("escaped", me, target, segment=self.segment_now(me))
+                    return
+            elif engage(self, me, target):
                 return
         me.attacks += 1
         if self._tracing:

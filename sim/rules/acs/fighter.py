@@ -18,6 +18,7 @@ from sim.combatant import Fighter
 from sim.rules.acs.action_dice import ActionDie, action_die
 from sim.rules.acs.resolution import StateT, StatsT
 from sim.rules.acs.spells import Special
+from sim.space import home_side
 from sim.tactics import TARGETS, TargetChoice
 
 if TYPE_CHECKING:
@@ -45,6 +46,12 @@ class Timing:
     specials: tuple[Special, ...]
     #: The ``uses`` of each (:data:`~sim.rules.acs.spells.UNLIMITED` for no limit).
     uses: tuple[int, ...]
+    #: Movement tactics (:mod:`sim.rules.acs.movement`): close in (else hold), shoot when in
+    #: range (else close to melee), the distance a shooter keeps, the hit points it flees at.
+    closes: bool
+    shoots: bool
+    keep: float
+    flee_below: int
 
     @classmethod
     def of(cls, model: AcsTiming, options: AcsClockOptions) -> Timing:
@@ -71,7 +78,16 @@ class Timing:
             action_dice=(die.sides,) * model.actions,
             specials=specials,
             uses=tuple(special.uses for special in specials),
+            closes=tactics.movement == "close",
+            shoots=tactics.ranged == "shoot",
+            keep=tactics.keep_distance,
+            flee_below=tactics.flee_below_hp,
         )
+
+    @property
+    def moves(self) -> bool:
+        """Whether its tactics ever move it by themselves (keeping a distance, fleeing)."""
+        return self.keep > 0 or self.flee_below > 0
 
 
 class AcsFighter(Fighter, Generic[StatsT, StateT]):
@@ -91,22 +107,29 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
         "boost_second",
         "busy_end",
         "choose",
+        "closes",
         "def_t",
         "def_used",
         "defend",
         "die",
         "each_action",
+        "flee_below",
         "free",
         "giant",
         "guarded",
+        "home",
+        "keep",
         "maneuver",
+        "moving",
         "pending",
         "per_segment",
         "plan",
         "prepared",
         "proc",
         "rank",
+        "reach",
         "ready_last",
+        "shoots",
         "specials",
         "state",
         "stats",
@@ -124,9 +147,28 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
     target: AcsFighter[StatsT, StateT] | None
 
     def __init__(
-        self, name: str, side: int, index: int, hp: int, timing: Timing, stats: StatsT
+        self,
+        name: str,
+        side: int,
+        index: int,
+        hp: int,
+        timing: Timing,
+        stats: StatsT,
+        pos: float = 0.0,
+        reach: float = float("inf"),
     ) -> None:
         super().__init__(name, side, index, hp)
+        self.pos = pos
+        #: Its melee reach, in the resolution's unit (:mod:`sim.rules.acs.movement`).
+        self.reach = reach
+        self.closes = timing.closes
+        self.shoots = timing.shoots
+        self.keep = timing.keep
+        self.flee_below = timing.flee_below
+        self.home = home_side(side)
+        #: How it moved on its last action (a movement of :mod:`~sim.rules.acs.movement`, or
+        #: None): a resolution reads it (a Target 10 fleer is hit automatically).
+        self.moving: str | None = None
         self.actions: int = timing.actions
         self.ambition_bonus: int = timing.ambition_bonus
         self.giant: bool = timing.giant

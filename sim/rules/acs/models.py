@@ -62,6 +62,28 @@ class AcsClockOptions(Strict):
         """``gone``, this option's earlier name for ``drop``, still reads as ``drop``."""
         return "drop" if value == "gone" else value
 
+    start_distance: float = Field(
+        0,
+        ge=0,
+        le=100_000,
+        description="Distance between neighbouring sides at the start, in the resolution's unit "
+        "(side i starts at i times this, unless a combatant gives its position); 0: everyone "
+        "starts in reach.",
+    )
+    round_seconds: float = Field(
+        6,
+        gt=0,
+        le=600,
+        description="Seconds of the clock that one round of the plugged-in system lasts, for "
+        "what it measures in rounds (distances moved, reloading).",
+    )
+    escape_distance: float | None = Field(
+        30,
+        ge=0,
+        le=100_000,
+        description="A fleeing combatant farther than this from every enemy is out (fled); null: "
+        "never.",
+    )
     simultaneous_concentration: int = Field(
         MAX_CONCENTRATION,
         ge=2,
@@ -132,6 +154,29 @@ class AcsTactics(TargetTactics):
         description="Spend the last action of each second readying and aiming, for prepared "
         "ambition next second.",
     )
+    movement: Literal["close", "hold"] = Field(
+        "close",
+        description="With its target out of reach (and range): close in on its action segments, "
+        "or hold its ground.",
+    )
+    ranged: Literal["shoot", "close"] = Field(
+        "shoot",
+        description="With its target out of reach but in range of a ranged weapon: shoot, or "
+        "close to fight hand to hand.",
+    )
+    keep_distance: float = Field(
+        0,
+        ge=0,
+        le=100_000,
+        description="A shooter steps back instead of shooting while an enemy is nearer than "
+        "this (0: never).",
+    )
+    flee_below_hp: int = Field(
+        0,
+        ge=0,
+        le=100_000,
+        description="Flee from the nearest enemy at or below this many hit points (0: never).",
+    )
 
 
 class AcsTiming(Strict):
@@ -155,6 +200,13 @@ class AcsTiming(Strict):
     )
     prepared: bool = Field(
         False, description="Starts the fight with an attack ready and aimed (prepared ambition)."
+    )
+    position: float | None = Field(
+        None,
+        ge=-100_000,
+        le=100_000,
+        description="Start position on the line, in the resolution's unit (default: the side's "
+        "index times start_distance).",
     )
     special_actions: list[NamedAction] = Field(
         default_factory=list,
@@ -195,3 +247,10 @@ class PercentileCombatant(AcsTiming):
         30, ge=0, le=100, description="Percent chance to defend (roll at or below)."
     )
     damage: Damage = Field("1d6", description="Damage of a hit, in dice notation.")
+    reach: float = Field(1, ge=0, le=1000, description="Melee reach, in paces.")
+    range: float = Field(
+        0, ge=0, le=100_000, description="Range of a ranged attack, in paces (0: none)."
+    )
+    speed: float = Field(
+        4, ge=0, le=10_000, description="Paces it moves in one second (spread over its actions)."
+    )

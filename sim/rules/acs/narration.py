@@ -88,6 +88,38 @@ def _defense(e: TraceEvent) -> str:
     return f"  {e.actor} d100={d['roll']} vs {d['chance']}%: {verdict}"
 
 
+#: The singular of each distance unit.
+_ONE = {"paces": "pace", "feet": "foot"}
+
+
+def distance_text(amount: float, unit: str) -> str:
+    """``9 paces``, ``1 pace``, ``2.5 feet``: a distance as the replay writes it."""
+    amount = round(amount, 1)
+    number = f"{amount:g}"
+    return f"{number} {_ONE.get(unit, unit) if amount == 1 else unit}"
+
+
+#: How the replay words each movement of the clock (:mod:`sim.rules.acs.movement`).
+MOVEMENT_WORDS = {"close": "closes", "flee": "flees", "withdraw": "steps back"}
+
+
+def _move(e: TraceEvent) -> str:
+    d = e.data
+    unit = d["unit"]
+    verb = MOVEMENT_WORDS.get(d["movement"], d["movement"])
+    went = distance_text(abs(d["end"] - d["start"]), unit)
+    return (
+        f"{e.actor} {verb} {went} (now at {round(d['end'], 1):g}): "
+        f"{distance_text(d['distance'], unit)} from {e.target}"
+    )
+
+
+def _positions(e: TraceEvent) -> str:
+    unit = e.data["unit"]
+    where = "; ".join(f"{name} at {distance_text(pos, unit)}" for name, pos in e.data["at"].items())
+    return f"positions: {where}"
+
+
 def _lost(e: TraceEvent) -> str:
     to = e.data["moved_to"]
     where = f"moves to segment {to}" if to else "is lost"
@@ -107,6 +139,15 @@ CLOCK_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     ),
     "ready": lambda e: f"{e.actor} readies and aims (prepared ambition next second)",
     "action_lost": _lost,
+    "positions": _positions,
+    "move": _move,
+    "hold": lambda e: (
+        f"{e.actor} holds its ground, "
+        f"{distance_text(e.data['distance'], e.data['unit'])} from {e.target}"
+    ),
+    "escaped": lambda e: (
+        f"  {e.target} is out of {possessive(e.actor)} reach: the attack under way is lost"
+    ),
     "disrupted": lambda e: (
         f"  {possessive(e.actor)} multi-segment action is disrupted: it starts over"
     ),

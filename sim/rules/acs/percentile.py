@@ -162,6 +162,10 @@ class PercentileStats:
     maneuver_bonus: int
     #: Whether each d100 face hits (:func:`hitting_faces`).
     hit_on: tuple[bool, ...]
+    #: Melee reach, range of a ranged attack (0: none) and paces moved in a second.
+    reach: float
+    range: float
+    speed: float
     #: Defending: the chance left by each attack total (:func:`defense_chances`).
     chance_by_total: tuple[int, ...]
     #: Defending: for each chance from 0 to ``defense``, whether each d100 face holds
@@ -194,6 +198,9 @@ class Percentile:
             extra_on=excess_damage_faces(model.attack_bonus, options.excess_per_damage),
             maneuver_bonus=options.maneuver_bonus,
             hit_on=hitting_faces(model.attack_bonus, model.to_hit),
+            reach=model.reach,
+            range=model.range,
+            speed=model.speed,
             chance_by_total=chances,
             held_on=tuple(defending_rolls(chance) for chance in range(max(model.defense, 0) + 1)),
         )
@@ -203,6 +210,30 @@ class Percentile:
 
     def begin(self, clock: AcsClock[PercentileStats, None]) -> None:
         """Nothing to set up: a percentile combatant carries no state between attacks."""
+
+    # -- movement and range (:mod:`sim.rules.acs.movement`): ACS gives no rates of its own, so
+    # the scenario does (``reach``, ``range``, ``speed``); a shot is an attack like any other.
+
+    distance_unit = "paces"
+
+    def reach(self, stats: PercentileStats) -> float:
+        """The stat ``reach``."""
+        return stats.reach
+
+    def shot_range(
+        self, clock: AcsClock[PercentileStats, None], me: AcsFighter[PercentileStats, None]
+    ) -> float:
+        """The stat ``range`` (0: no ranged attack)."""
+        return me.stats.range
+
+    def step(
+        self,
+        clock: AcsClock[PercentileStats, None],
+        me: AcsFighter[PercentileStats, None],
+        movement: str,
+    ) -> float:
+        """``speed`` paces a second, spread evenly over its actions: any movement alike."""
+        return me.stats.speed / me.actions
 
     def defensive_maneuver(
         self, clock: AcsClock[PercentileStats, None], fighter: AcsFighter[PercentileStats, None]

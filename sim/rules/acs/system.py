@@ -25,6 +25,7 @@ from sim.errors import Problem
 from sim.rules.acs.clock import AcsClock
 from sim.rules.acs.fighter import AcsFighter, Timing
 from sim.rules.acs.models import AcsClockOptions, AcsTiming
+from sim.rules.acs.movement import SpaceOf
 from sim.rules.acs.narration import CLOCK_NARRATION, segment_label
 from sim.rules.acs.percentile import PERCENTILE
 from sim.rules.acs.resolution import Resolution, StateT, StatsT
@@ -44,6 +45,9 @@ class RosterEntry(Generic[StatsT]):
     hp: DiceExpr
     timing: Timing
     stats: StatsT
+    #: Where it starts on the line, and its melee reach (the resolution's unit).
+    pos: float
+    reach: float
 
 
 class AcsPrepared(Generic[StatsT, StateT]):
@@ -58,32 +62,50 @@ class AcsPrepared(Generic[StatsT, StateT]):
         self.options = options
         self.resolution = resolution
         self.roster: list[RosterEntry[StatsT]] = []
+        space = SpaceOf(resolution)
         for spec in scenario.combatants:
             model = spec.stats
             if not isinstance(model, AcsTiming):
                 raise TypeError(f"{spec.name}: a stat block of {resolution.name}, not {model!r}")
+            stats = resolution.stats(model, options)
+            position = model.position
             self.roster.append(
                 RosterEntry(
                     name=spec.name,
                     side=spec.side,
                     hp=DiceExpr.parse(model.hp),
                     timing=Timing.of(model, options),
-                    stats=resolution.stats(model, options),
+                    stats=stats,
+                    pos=spec.side * options.start_distance if position is None else position,
+                    reach=space.reach(stats),
                 )
             )
+        # When anyone may ever stand out of reach of anyone, or move by its tactics, the clock
+        # asks movement.engage before every attack; else it never looks at positions.
+        spatial = len({entry.pos for entry in self.roster}) > 1 or any(
+            entry.timing.moves for entry in self.roster
+        )
+        self.space = space if spatial else None
 
     def spawn(self, dice: Dice) -> list[AcsFighter[StatsT, StateT]]:
         """Fresh fighters, hit point dice rolled in scenario order."""
         return [
             AcsFighter(
-                entry.name, entry.side, index, entry.hp.roll(dice), entry.timing, entry.stats
+                entry.name,
+                entry.side,
+                index,
+                entry.hp.roll(dice),
+                entry.timing,
+                entry.stats,
+                entry.pos,
+                entry.reach,
             )
             for index, entry in enumerate(self.roster)
         ]
 
     def start(self, combat: Combat[AcsFighter[StatsT, StateT]]) -> None:
         """Start the seconds and the combatants' processes (the resolution's ``begin`` first)."""
-        AcsClock(combat, self.options, self.resolution).start()
+        AcsClock(combat, self.options, self.resolution, self.space).start()
 
 
 class AcsSystem:

@@ -248,7 +248,8 @@ class Body:
         points: persistent wiggle points left (advantages, skill focuses).
         aim: the target it spent its last action aiming at.
         fired: it has shot at least once (for the tactic ``aim: first``).
-        pos: its position on the line, in feet.
+
+    Its position on the line, in feet, is the fighter's own ``pos`` (:mod:`sim.space`).
     """
 
     __slots__ = (
@@ -261,13 +262,12 @@ class Body:
         "fired",
         "nicks",
         "points",
-        "pos",
         "profile",
         "shaken",
         "shots",
     )
 
-    def __init__(self, profile: Profile, pos: float = 0.0) -> None:
+    def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self.nicks = 0
         self.armed = True
@@ -280,7 +280,6 @@ class Body:
         self.points = list(profile.start_points)
         self.aim: Fighter | None = None
         self.fired = False
-        self.pos = pos
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +335,8 @@ class P3Fighter(Fighter):
 
     def __init__(self, name: str, side: int, index: int, profile: Profile, pos: float) -> None:
         super().__init__(name, side, index, profile.base[_VIGOR])
-        self.state = Body(profile, pos)
+        self.pos = pos
+        self.state = Body(profile)
         self.place = 0
         self.skips = profile.move_up
         self.init: Any = None

@@ -54,7 +54,7 @@ class RoundFight(Fight):
 
     def distance(self, a: P3Fighter, b: P3Fighter) -> float:
         """Feet between two combatants on the line."""
-        return abs(a.state.pos - b.state.pos)
+        return abs(a.pos - b.pos)
 
     def lose_vigor(self, attacker: Any, target: Any, wounds: int) -> None:
         """Lower Vigor; at 0 the combatant is out at the end of the round."""
@@ -248,10 +248,10 @@ class Rounds:
         if profile.advance and profile.speed > 0:
             stop = reach if reach is not None and reach > melee_range else melee_range
             gap = max(stop, distance - profile.speed)
-            start = body.pos
-            there = target.state.pos
-            body.pos = there + gap if start > there else there - gap
+            start = me.pos
+            there = target.pos
+            me.pos = there + gap if start > there else there - gap
             if self.tracing:
-                self.combat.emit("move", me, target, start=start, end=body.pos, distance=gap)
+                self.combat.emit("move", me, target, start=start, end=me.pos, distance=gap)
         elif self.tracing:
             self.combat.emit("hold", me, target, distance=distance)

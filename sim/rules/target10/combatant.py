@@ -24,6 +24,7 @@ from sim.rules.target10.tactics import (
     parse_condition,
 )
 from sim.rules.target10.tests import tv_of
+from sim.space import home_side
 from sim.tactics import TARGETS
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ class Stats:
             each_action=tactics.retarget == "each_action",
             decide=decide,
             fixed=fixed,
-            home=-1 if side == 0 else 1,
+            home=home_side(side),
         )
 
 
@@ -176,7 +177,6 @@ class T10Fighter(Fighter):
         "on_ground",
         "pinned_by",
         "pinning",
-        "pos",
         "range",
         "reach",
         "reload_left",

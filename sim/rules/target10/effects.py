@@ -33,8 +33,8 @@ from sim.rules.target10.actions import (
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import hamper, put_out, release
 from sim.rules.target10.luck import cancel_hits, spend_on_hit
-from sim.rules.target10.movements import push
 from sim.rules.target10.state import RoundState
+from sim.space import push
 
 #: Effect kinds beyond the action codes: a maneuvering hit's push, breaking free of a pin.
 PUSH, BREAK = 100, 101

@@ -24,11 +24,9 @@ from sim.rules.target10.movements import (
     MOVEMENTS,
     STAND,
     WITHDRAW,
-    approach,
-    retreat,
-    tethered,
 )
 from sim.rules.target10.state import RoundState
+from sim.space import approach, nearest, retreat, tethered
 
 #: Where each withdrawer stood before the step (it attacks from there).
 Origins = dict[T10Fighter, float]
@@ -48,7 +46,7 @@ def move(rs: RoundState, members: tuple[T10Fighter, ...], r: int) -> Origins | N
             continue
         target = f.target
         if m == FLEE:
-            away = nearest_enemy(rs, f)
+            away = nearest(f, rs.fighters)
             if away is None:
                 continue
             moves.append(
@@ -110,19 +108,6 @@ def stand(rs: RoundState, f: T10Fighter, r: int) -> None:
         hamper(rs, f)
     if rs.tracing:
         rs.combat.emit("stand", f, success=not blocked)
-
-
-def nearest_enemy(rs: RoundState, f: T10Fighter) -> T10Fighter | None:
-    """The able enemy closest to ``f`` (the first in scenario order on a tie)."""
-    side = f.side
-    best = None
-    gap = 0.0
-    for e in rs.fighters:
-        if e.out is None and e.side != side:
-            d = abs(e.pos - f.pos)
-            if best is None or d < gap:
-                best, gap = e, d
-    return best
 
 
 def recover(rs: RoundState, f: T10Fighter) -> None:
