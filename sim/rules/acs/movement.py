@@ -66,6 +66,9 @@ class Space(Protocol):
     ) -> bool:
         """Before a shot: True when this action goes to aiming or reloading instead."""
 
+    def movement_word(self, me: AcsFighter[Any, Any], movement: str) -> str:
+        """The replay's verb for this move (``charges``, ``advances``): the system's own name."""
+
 
 class _NoSpace:
     """The answers for a resolution without movement hooks: reach everywhere, never a move."""
@@ -86,6 +89,12 @@ class _NoSpace:
     ) -> bool:
         return False
 
+    def movement_word(self, me: AcsFighter[Any, Any], movement: str) -> str:
+        return MOVEMENT_WORDS[movement]
+
+
+#: The replay's verb for each movement when the resolution has no word of its own.
+MOVEMENT_WORDS = {CLOSE: "closes", FLEE: "flees", WITHDRAW: "steps back"}
 
 NO_SPACE = _NoSpace()
 
@@ -93,7 +102,7 @@ NO_SPACE = _NoSpace()
 class SpaceOf:
     """A resolution's space hooks, each its own where it has one, else :data:`NO_SPACE`'s."""
 
-    __slots__ = ("distance_unit", "reach", "ready_shot", "shot_range", "step")
+    __slots__ = ("distance_unit", "movement_word", "reach", "ready_shot", "shot_range", "step")
 
     def __init__(self, resolution: object) -> None:
         self.distance_unit: str = getattr(resolution, "distance_unit", NO_SPACE.distance_unit)
@@ -101,6 +110,7 @@ class SpaceOf:
         self.shot_range = getattr(resolution, "shot_range", NO_SPACE.shot_range)
         self.step = getattr(resolution, "step", NO_SPACE.step)
         self.ready_shot = getattr(resolution, "ready_shot", NO_SPACE.ready_shot)
+        self.movement_word = getattr(resolution, "movement_word", NO_SPACE.movement_word)
 
 
 def engage(
@@ -194,6 +204,7 @@ def move(
             me,
             towards,
             movement=movement,
+            how=clock.space.movement_word(me, movement),
             start=start,
             end=to,
             distance=abs(to - towards.pos),

@@ -99,14 +99,10 @@ def distance_text(amount: float, unit: str) -> str:
     return f"{number} {_ONE.get(unit, unit) if amount == 1 else unit}"
 
 
-#: How the replay words each movement of the clock (:mod:`sim.rules.acs.movement`).
-MOVEMENT_WORDS = {"close": "closes", "flee": "flees", "withdraw": "steps back"}
-
-
 def _move(e: TraceEvent) -> str:
     d = e.data
     unit = d["unit"]
-    verb = MOVEMENT_WORDS.get(d["movement"], d["movement"])
+    verb = d["how"]
     went = distance_text(abs(d["end"] - d["start"]), unit)
     return (
         f"{e.actor} {verb} {went} (now at {round(d['end'], 1):g}): "
