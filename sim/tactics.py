@@ -52,12 +52,19 @@ def focus(me: F, enemies: list[F], allies: list[F], dice: Dice) -> F:
     return max(enemies, key=lambda f: counts.get(id(f), 0))
 
 
+def nearest_target(me: F, enemies: list[F], allies: list[F], dice: Dice) -> F:
+    """The able enemy standing closest on the battlefield's line (:mod:`sim.space`)."""
+    here = me.pos
+    return min(enemies, key=lambda f: abs(f.pos - here))
+
+
 #: Target choices by the name a scenario uses.
 TARGETS: dict[str, TargetChoice] = {
     "random": random_target,
     "weakest": weakest,
     "strongest": strongest,
     "focus": focus,
+    "nearest": nearest_target,
 }
 
 #: When a combatant picks a new target: only when its target is out, or before every attack.

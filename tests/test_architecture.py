@@ -28,6 +28,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "Engine": (
         "sim/engine.py",
         "sim/combatant.py",
+        "sim/space.py",
         "sim/dice.py",
         "sim/errors.py",
         "sim/tactics.py",

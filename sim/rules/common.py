@@ -59,7 +59,7 @@ class Strict(BaseModel):
 class TargetTactics(Strict):
     """How a combatant chooses whom to attack."""
 
-    target: str = Field("weakest", description="random, weakest, strongest or focus.")
+    target: str = Field("weakest", description="random, weakest, strongest, focus or nearest.")
     retarget: str = Field(
         "when_out", description="when_out: keep a target until it is out; each_action: re-choose."
     )

@@ -374,7 +374,10 @@ class AcsClock(Generic[StatsT, StateT]):
         me.attacks += 1
         if self._tracing:
             kind = "complete" if completing else "act"
-            named = {} if name is None else {"action": name}
+            named: dict[str, object] = {} if name is None else {"action": name}
+            if self._spatial and abs(me.pos - target.pos) > me.reach:
+                named["shot"] = abs(me.pos - target.pos)
+                named["unit"] = self.space.distance_unit
             self.combat.emit(kind, me, target, segment=self.segment_now(me), free=free, **named)
         if self._attack(self, me, target, self.can_defend(target)):
             self.defended(target)

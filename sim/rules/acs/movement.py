@@ -136,11 +136,11 @@ def engage(
         return space.ready_shot(clock, me, target)
     if gap <= me.reach:
         return False
-    if not me.closes:
+    step = space.step(clock, me, CLOSE) if me.closes else 0.0
+    if step <= 0:
         if clock.combat.trace is not None:
             clock.combat.emit("hold", me, target, distance=gap, unit=space.distance_unit)
         return True
-    step = space.step(clock, me, CLOSE)
     stop = reach if reach > me.reach else me.reach
     move(clock, me, approach(me.pos, target.pos, step, stop), CLOSE, target)
     return True

@@ -17,6 +17,17 @@ def segment_label(t: float) -> str:
     return f"second {second + 1}, segment {segment + 1}"
 
 
+#: The singular of each distance unit.
+_ONE = {"paces": "pace", "feet": "foot"}
+
+
+def distance_text(amount: float, unit: str) -> str:
+    """``9 paces``, ``1 pace``, ``2.5 feet``: a distance as the replay writes it."""
+    amount = round(amount, 1)
+    number = f"{amount:g}"
+    return f"{number} {_ONE.get(unit, unit) if amount == 1 else unit}"
+
+
 def _ambition(e: TraceEvent) -> str:
     d = e.data
     bonus = f" {d['bonus']:+d}" if d["bonus"] else ""
@@ -51,6 +62,9 @@ def _act(e: TraceEvent) -> str:
     if "effect" in d:
         return f"{e.actor} uses {d['action']}{free}: {_effect(e)}"
     named = f" with {d['action']}" if "action" in d else ""
+    if "shot" in d:
+        at = distance_text(d["shot"], d["unit"])
+        return f"{e.actor} shoots at {e.target} ({at} away){named}{free}"
     return f"{e.actor} attacks {e.target}{named}{free}"
 
 
@@ -86,17 +100,6 @@ def _defense(e: TraceEvent) -> str:
     d = e.data
     verdict = "defends" if d["success"] else "fails to defend"
     return f"  {e.actor} d100={d['roll']} vs {d['chance']}%: {verdict}"
-
-
-#: The singular of each distance unit.
-_ONE = {"paces": "pace", "feet": "foot"}
-
-
-def distance_text(amount: float, unit: str) -> str:
-    """``9 paces``, ``1 pace``, ``2.5 feet``: a distance as the replay writes it."""
-    amount = round(amount, 1)
-    number = f"{amount:g}"
-    return f"{number} {_ONE.get(unit, unit) if amount == 1 else unit}"
 
 
 def _move(e: TraceEvent) -> str:
