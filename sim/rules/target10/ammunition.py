@@ -21,14 +21,20 @@ from sim.rules.target10.state import RoundState
 
 def fire(rs: RoundState, f: T10Fighter) -> None:
     """``f`` has shot or thrown: one missile less, and a firearm must reload."""
-    ammo = f.ammo
-    if ammo is not None:
-        ammo -= 1
-        f.ammo = ammo
+    if f.ammo is not None:
+        f.ammo = ammo = after_shot(f.ammo)
         if ammo <= 0:
             f.range = 0.0
     if f.stats.firearm:
         f.reload_left = rs.rules.firearm_reload
+
+
+def after_shot(ammo: int) -> int:
+    """Missiles left after a shot or a throw, hit or miss (at 0 the weapon cannot shoot).
+
+    The round (:func:`fire`) and the ACS hybrid count ammunition here.
+    """
+    return ammo - 1 if ammo > 0 else 0
 
 
 def reload(rs: RoundState, f: T10Fighter) -> None:

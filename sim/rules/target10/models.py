@@ -104,25 +104,15 @@ class AttackOptions(_Basics):
     )
 
 
-class CombatOptions(_Shared, AttackOptions):
-    """Rule options of a Target 10 combat (RULINGS part B); a scenario overrides them by name."""
+class MovementOptions(Strict):
+    """Options of Target 10's movements (text, "Movements"), declared once.
 
-    kind: Literal["combat", "test"] = Field(
-        "combat",
-        description="combat: rounds of movements and actions; test: a test outside combat.",
-    )
-    unconscious_rounds: DiceText = Field(
-        "1d6", description="Rounds an unconscious combatant stays out before it wakes."
-    )
-    wake_up: bool = Field(
-        True, description="Unconscious combatants wake after their rounds (while the fight lasts)."
-    )
-    start_distance: float = Field(
-        1, ge=0, le=100_000, description="Paces between consecutive sides at the start."
-    )
+    The round's :class:`CombatOptions` and the ACS hybrid's options
+    (:class:`~sim.rules.target10.hybrid.HybridOptions`) both inherit them.
+    """
+
     advance_paces: float = Field(3, ge=0, le=1000, description="Paces of an Advance.")
     withdraw_paces: float = Field(3, ge=0, le=1000, description="Paces of a Withdraw.")
-    maneuver_paces: float = Field(3, ge=0, le=1000, description="Paces a maneuvering hit moves.")
     run_multiplier: float = Field(
         3, ge=0, le=100, description="Charge and Flee move this many times the speed."
     )
@@ -138,6 +128,49 @@ class CombatOptions(_Shared, AttackOptions):
         "when the fleer acts after its attacker (lower initiative); never (true/false read as "
         "always/never).",
     )
+
+    @field_validator("flee_auto_hit", mode="before")
+    @classmethod
+    def _flee_bool(cls, value: Any) -> Any:
+        if value is True:
+            return "always"
+        if value is False:
+            return "never"
+        return value
+
+
+class RangedOptions(Strict):
+    """Options of shots (reloading firearms, cover), declared once for the round and the hybrid."""
+
+    firearm_reload: int = Field(
+        0,
+        ge=0,
+        le=10,
+        description="Rounds a firearm (ranged.firearm: true) needs to reload after each shot, one "
+        "action each; 0: a shot every round (a round is a minute).",
+    )
+    cover_against: Literal["ranged", "all"] = Field(
+        "ranged", description="A combatant's cover counts against ranged attacks, or every attack."
+    )
+
+
+class CombatOptions(_Shared, AttackOptions, MovementOptions, RangedOptions):
+    """Rule options of a Target 10 combat (RULINGS part B); a scenario overrides them by name."""
+
+    kind: Literal["combat", "test"] = Field(
+        "combat",
+        description="combat: rounds of movements and actions; test: a test outside combat.",
+    )
+    unconscious_rounds: DiceText = Field(
+        "1d6", description="Rounds an unconscious combatant stays out before it wakes."
+    )
+    wake_up: bool = Field(
+        True, description="Unconscious combatants wake after their rounds (while the fight lasts)."
+    )
+    start_distance: float = Field(
+        1, ge=0, le=100_000, description="Paces between consecutive sides at the start."
+    )
+    maneuver_paces: float = Field(3, ge=0, le=1000, description="Paces a maneuvering hit moves.")
     fleer_acts: bool = Field(
         True,
         description="A fleeing combatant still takes its declared action (the text never "
@@ -153,26 +186,6 @@ class CombatOptions(_Shared, AttackOptions):
         description="A maneuvering hit deals no damage and pushes, and the action's other effect "
         "(trip, grapple, disarm) still lands; false: the push is all it does.",
     )
-    firearm_reload: int = Field(
-        0,
-        ge=0,
-        le=10,
-        description="Rounds a firearm (ranged.firearm: true) needs to reload after each shot, one "
-        "action each; 0: a shot every round (a round is a minute).",
-    )
-    cover_against: Literal["ranged", "all"] = Field(
-        "ranged", description="A combatant's cover counts against ranged attacks, or every attack."
-    )
-
-    @field_validator("flee_auto_hit", mode="before")
-    @classmethod
-    def _flee_bool(cls, value: Any) -> Any:
-        if value is True:
-            return "always"
-        if value is False:
-            return "never"
-        return value
-
     escape: Literal["out_of_reach", "end_of_round", "on_move"] = Field(
         "out_of_reach",
         description="When a fleer has fled: at the end of a round in which no enemy could reach "
@@ -287,7 +300,17 @@ class Rule(Strict):
         raise ValueError(f"{_RULE_SHAPE} (this one has {found})")
 
 
-class T10Tactics(TargetTactics):
+class ShootingTactics(Strict):
+    """How a combatant with a ranged weapon fights in reach: declared once, round and hybrid."""
+
+    point_blank: Literal["shoot", "fight"] = Field(
+        "shoot",
+        description="Within melee reach with a ranged weapon ready: shoot (SHOOT, ranged damage) "
+        "or fight hand to hand (FIGHT, the melee weapon).",
+    )
+
+
+class T10Tactics(TargetTactics, ShootingTactics):
     """Target choice, declarations, luck spending and which way a maneuver pushes."""
 
     declare: Declaration | None = Field(None, description="The same declaration every round.")
@@ -302,11 +325,6 @@ class T10Tactics(TargetTactics):
     luck_to_succeed: LuckToSucceed = Field("never", description=LUCK_TO_SUCCEED_HELP)
     push: Literal["away", "toward"] = Field(
         "away", description="Where a maneuvering hit moves the opponent: away from or toward it."
-    )
-    point_blank: Literal["shoot", "fight"] = Field(
-        "shoot",
-        description="Within melee reach with a ranged weapon ready: shoot (SHOOT, ranged damage) "
-        "or fight hand to hand (FIGHT, the melee weapon).",
     )
 
     @field_validator("rules")
@@ -351,6 +369,20 @@ class RangedWeapon(Strict):
     )
 
 
+class Skirmisher(Strict):
+    """What a combatant brings to a fight at a distance: speed, a ranged weapon, cover.
+
+    Declared once: the round's :class:`Combatant` and the ACS hybrid's stat block
+    (:class:`~sim.rules.target10.hybrid.HybridCombatant`) both inherit them.
+    """
+
+    ranged: RangedWeapon | None = Field(None, description="A thrown or missile weapon, if any.")
+    speed: float = Field(10, ge=0, le=10_000, description="Normal speed in paces per round.")
+    cover: int = Field(
+        0, ge=0, le=3, description="Cover: minus this on attacks against it (situational)."
+    )
+
+
 class _Character(Strict):
     """What both fighters and testers may carry: skill, luck."""
 
@@ -363,7 +395,7 @@ class _Character(Strict):
     )
 
 
-class Combatant(_Character):
+class Combatant(_Character, Skirmisher):
     """A combatant's stat block under Target 10."""
 
     hp: HitPoints = Field(..., description="Hit points: a number, or dice rolled per combat.")
@@ -377,9 +409,7 @@ class Combatant(_Character):
     dexterity_mod: int | None = Field(None, ge=-10, le=20, description="Given DEX modifier.")
     charisma_mod: int | None = Field(None, ge=-10, le=20, description="Given CHA modifier.")
     weapon: MeleeWeapon = Field(default_factory=MeleeWeapon)
-    ranged: RangedWeapon | None = Field(None, description="A thrown or missile weapon, if any.")
     armor: int = Field(0, ge=-10, le=40, description="Armor bonus to DEFENSE.")
-    speed: float = Field(10, ge=0, le=10_000, description="Normal speed in paces per round.")
     position: float | None = Field(
         None,
         ge=-1_000_000,
@@ -389,9 +419,6 @@ class Combatant(_Character):
     venturer: bool = Field(False, description="A venturer: only venturers may Negotiate.")
     on_ground: bool = Field(False, description="Starts the fight sitting or lying down.")
     situational: int = Field(0, ge=-20, le=20, description="Situational modifier on its attacks.")
-    cover: int = Field(
-        0, ge=0, le=3, description="Cover: minus this on attacks against it (situational)."
-    )
     tactics: T10Tactics = Field(default_factory=T10Tactics)
 
 

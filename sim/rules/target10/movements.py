@@ -35,3 +35,11 @@ MOVEMENTS = ("advance", "charge", "flee", "hold", "maneuver", "stand", "withdraw
 ADVANCE, CHARGE, FLEE, HOLD, MANEUVER, STAND, WITHDRAW = range(len(MOVEMENTS))
 #: Movements that change the mover's own position (held when pinned or on the ground).
 TRAVEL = frozenset({ADVANCE, CHARGE, FLEE, WITHDRAW})
+
+
+def run_paces(speed: float, multiplier: float) -> float:
+    """Paces of a Charge or a Flight in one round: "triple their normal speed" (``run_multiplier``).
+
+    The round (:mod:`~sim.rules.target10.moving`) and the ACS hybrid both measure runs here.
+    """
+    return speed * multiplier

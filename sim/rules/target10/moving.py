@@ -24,6 +24,7 @@ from sim.rules.target10.movements import (
     MOVEMENTS,
     STAND,
     WITHDRAW,
+    run_paces,
 )
 from sim.rules.target10.state import RoundState
 from sim.space import approach, nearest, retreat, tethered
@@ -49,16 +50,16 @@ def move(rs: RoundState, members: tuple[T10Fighter, ...], r: int) -> Origins | N
             away = nearest(f, rs.fighters)
             if away is None:
                 continue
-            moves.append(
-                (f, retreat(f.pos, away.pos, f.speed * rules.run_multiplier, f.stats.home))
-            )
+            run = run_paces(f.speed, rules.run_multiplier)
+            moves.append((f, retreat(f.pos, away.pos, run, f.stats.home)))
             continue
         if target is None or target.out is not None:
             continue
         if m == ADVANCE:
             moves.append((f, approach(f.pos, target.pos, rules.advance, f.reach)))
         elif m == CHARGE:
-            moves.append((f, approach(f.pos, target.pos, f.speed * rules.run_multiplier, f.reach)))
+            run = run_paces(f.speed, rules.run_multiplier)
+            moves.append((f, approach(f.pos, target.pos, run, f.reach)))
         elif m == WITHDRAW:
             if origin is None:
                 origin = {}

@@ -45,3 +45,21 @@ def shoot(hit_dice: int, dexterity_mod: int, weapon_bonus: int) -> int:
 def defense(hit_dice: int, dexterity_mod: int, armor_bonus: int) -> int:
     """Defense value (DEFENSE)."""
     return hit_dice + dexterity_mod + armor_bonus
+
+
+def charge_fight_bonus(strength_mod: int, factor: int) -> int:
+    """What a Charge adds to FIGHT: the STR bonus once more (``factor`` 2), never a penalty.
+
+    Text, "Movements", Charge: the charger "adds double their strength bonus to their attack
+    score" (option ``charge_str_factor``); FIGHT already holds the bonus once.
+    """
+    return max(strength_mod, 0) * (factor - 1)
+
+
+def charge_defense_loss(dexterity_mod: int, drops_dex: bool) -> int:
+    """What a Charge takes off DEFENSE: the DEX bonus (a penalty is kept: it is not a bonus).
+
+    Text, "Movements", Charge: the charger "does not add their dexterity bonus to their defense
+    score" (option ``charge_drops_dex``).
+    """
+    return max(dexterity_mod, 0) if drops_dex else 0
