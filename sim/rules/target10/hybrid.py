@@ -17,9 +17,29 @@ decides *what happens*:
   a hit that would take the combatant out), and turns a failed attack test into a success by the
   tactic ``luck_to_succeed`` (default ``never``).
 
-Target 10's one-minute rounds, initiative, movements and the other actions do not exist here: a
-second of ACS is far shorter than a round, and the clock already orders everything. Unconscious
-combatants do not wake (a fight on the ACS clock lasts seconds, not 1d6 minutes).
+Positions, movements and shots (:mod:`~sim.rules.target10.hybrid_space`, ACS "Movement": it "is
+based on the mechanics utilizing this system"): closing in is an Advance or a Charge (tactic
+``close``), fleeing a Flee, keeping a distance a Withdraw, each a round's paces spread over
+``round_seconds`` seconds and the mover's actions. What those movements do to an attack is the
+round's own rule, read through the same functions:
+
+- a Charge ("adds double their strength bonus to their attack score", "does not add their
+  dexterity bonus to their defense score during the round") lasts on the clock from the action
+  that charges until its next attack is resolved: that attack adds the STR bonus once more
+  (:func:`~sim.rules.target10.values.charge_fight_bonus`), and until then attacks on the charger
+  meet DEFENSE without the DEX bonus (:func:`~sim.rules.target10.values.charge_defense_loss`);
+- an attack on a fleeing combatant (one whose last action was a Flee) succeeds without a roll
+  (``flee_auto_hit``, :func:`~sim.rules.target10.combat_test.flee_auto`; ``if_after`` reads the
+  ambition order as the round's initiative), and a fleer, back turned, makes no ACS defense;
+- a shot is Target 10's ranged attack: SHOOT against DEFENSE, damage + DEX, the target's
+  ``cover`` (:func:`~sim.rules.target10.combat_test.cover_modifier`), within reach by the tactic
+  ``point_blank`` (:func:`~sim.rules.target10.combat_test.weapon_for`), one missile per shot
+  (:func:`~sim.rules.target10.ammunition.after_shot`) and a firearm's reload.
+
+Target 10's initiative and its other actions (Defend aside, Disarm, Grapple, Negotiate, Subdue,
+Trip) and movements (Hold is the ACS tactic ``movement: hold``; Maneuver and Stand) do not exist
+here: a second of ACS is far shorter than a round, and the clock already orders everything.
+Unconscious combatants do not wake (a fight on the ACS clock lasts seconds, not 1d6 minutes).
 
 The attack test, its damage and the luck rule are the round's own
 (:func:`~sim.rules.target10.combat_test.attack_modifier`,
@@ -37,14 +57,21 @@ from pydantic import Field
 
 from sim.dice import DiceExpr
 from sim.rules.acs.models import AcsTactics, AcsTiming
+from sim.rules.acs.movement import FLEE
 from sim.rules.target10 import values
 from sim.rules.target10.actions import DEAD, defend_bonus, take_damage
+from sim.rules.target10.ammunition import after_shot
 from sim.rules.target10.combat_test import (
+    RANGED,
     CombatTest,
     attack_modifier,
+    cover_modifier,
     damage_roll,
+    flee_auto,
     lucky_hit,
+    weapon_for,
 )
+from sim.rules.target10.hybrid_space import Reach, Target10Space, reload_segments
 from sim.rules.target10.luck import SucceedPolicy, luck_cap, spend_on_hit
 from sim.rules.target10.models import (
     LUCK_TO_SUCCEED_HELP,
@@ -52,7 +79,11 @@ from sim.rules.target10.models import (
     LuckPolicy,
     LuckToSucceed,
     MeleeWeapon,
+    MovementOptions,
+    RangedOptions,
+    ShootingTactics,
     SkillLevel,
+    Skirmisher,
     succeed_policy,
 )
 from sim.rules.target10.narration import HYBRID_NARRATION
@@ -62,8 +93,11 @@ if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
 
 
-class HybridOptions(AttackOptions):
-    """Target 10's combat-test options (declared once, in its models) and the hybrid's own."""
+class HybridOptions(AttackOptions, MovementOptions, RangedOptions):
+    """Target 10's own options (declared once, in its models) and the hybrid's.
+
+    The combat test's, the movements' and the shots' options are the round's own models.
+    """
 
     hybrid_defense: Literal["defend", "passive"] = Field(
         "defend",
@@ -72,8 +106,15 @@ class HybridOptions(AttackOptions):
     )
 
 
-class HybridTactics(AcsTactics):
-    """The ACS tactics plus Target 10's luck spending."""
+class HybridTactics(AcsTactics, ShootingTactics):
+    """The ACS tactics plus Target 10's luck spending, point-blank shots and way of closing in."""
+
+    close: Literal["advance", "charge"] = Field(
+        "advance",
+        description="How it closes in on a target out of reach (and range): advance (Advance, "
+        "advance_paces a round, guard up; the round's default) or charge (Charge, run_multiplier "
+        "x speed a round, no DEX to DEFENSE and double STR on the attack that ends it).",
+    )
 
     luck: LuckPolicy = Field(
         "save", description="save: ignore a hit that would take it out; always: every hit; never."
@@ -81,7 +122,7 @@ class HybridTactics(AcsTactics):
     luck_to_succeed: LuckToSucceed = Field("never", description=LUCK_TO_SUCCEED_HELP)
 
 
-class HybridCombatant(AcsTiming):
+class HybridCombatant(AcsTiming, Skirmisher):
     """A combatant on the ACS clock fighting with Target 10 values."""
 
     hit_dice: int = Field(1, ge=0, le=40, description="Hit Dice, added to FIGHT and DEFENSE.")
@@ -112,17 +153,37 @@ class HybridStats:
     succeed: SucceedPolicy
     test: CombatTest
     uses_defend: bool
+    dex_mod: int
+    #: What a Charge adds to FIGHT and takes off DEFENSE.
+    charge_str: int
+    charge_dex: int
+    #: ``flee_auto_hit``.
+    flee_auto_hit: str
+    #: ``firearm_reload`` (rounds).
+    firearm_reload: int
+    #: Distances, ranged weapon, cover, ways of moving.
+    space: Reach
 
 
 @dataclass(slots=True)
 class HybridState:
-    """A hybrid combatant's state during one combat: the luck points it has left."""
+    """A hybrid combatant's state during one combat.
+
+    Attributes:
+        luck: luck points left.
+        ammo: missiles left (None: unlimited).
+        loaded_at: the clock time (segments) its firearm is loaded again (-1: loaded).
+        charging: it charged and has not attacked since (the Charge's "round").
+    """
 
     luck: int
+    ammo: int | None = None
+    loaded_at: float = -1
+    charging: bool = False
 
 
-class Target10Resolution:
-    """The ``target10`` resolution of the ACS clock."""
+class Target10Resolution(Target10Space):
+    """The ``target10`` resolution of the ACS clock (its space hooks: :class:`Target10Space`)."""
 
     name = "target10"
     narration = HYBRID_NARRATION
@@ -139,6 +200,18 @@ class Target10Resolution:
         if dex_mod is None:
             dex_mod = values.ability_modifier(model.dexterity, formula)
         cap = luck_cap(model.skill_level, options.luck_caps.model_dump())
+        tactics = model.tactics
+        ranged = model.ranged
+        shoot = values.shoot(model.hit_dice, dex_mod, ranged.bonus) if ranged is not None else 0
+        space = Reach.of(
+            model,
+            options,
+            reach=model.weapon.reach,
+            shoot=shoot,
+            charges=tactics.close == "charge",
+            point_blank=tactics.point_blank == "shoot",
+            cover_all=options.cover_against == "all",
+        )
         return HybridStats(
             fight=values.fight(model.hit_dice, str_mod, model.weapon.bonus),
             defense=values.defense(model.hit_dice, dex_mod, model.armor),
@@ -151,13 +224,19 @@ class Target10Resolution:
             succeed=succeed_policy(model.tactics.luck_to_succeed),
             test=CombatTest.of(options),
             uses_defend=options.hybrid_defense == "defend",
+            dex_mod=dex_mod,
+            charge_str=values.charge_fight_bonus(str_mod, options.charge_str_factor),
+            charge_dex=values.charge_defense_loss(dex_mod, options.charge_drops_dex),
+            flee_auto_hit=options.flee_auto_hit,
+            firearm_reload=options.firearm_reload,
+            space=space,
         )
 
     def begin(self, clock: AcsClock) -> None:
-        """Start of a combat: every combatant starts with its full luck (text, "Luck Points")."""
+        """Start of a combat: full luck (text, "Luck Points"), full ammunition, a loaded weapon."""
         for fighter in clock.combat.fighters:
             stats: HybridStats = fighter.stats
-            fighter.state = HybridState(stats.luck)
+            fighter.state = HybridState(stats.luck, stats.space.ammo)
 
     def attack(
         self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter, can_defend: bool
@@ -167,22 +246,53 @@ class Target10Resolution:
         dice = combat.dice
         a: HybridStats = attacker.stats
         d: HybridStats = target.stats
+        mine: HybridState = attacker.state
+        theirs: HybridState = target.state
         test = a.test
-        defending = can_defend and a.uses_defend
-        defense = d.defense + d.defend if defending else d.defense
-        modifier = attack_modifier(a.fight, defense, a.situational, test)
-        roll = roll_test(dice, modifier, test.need)
+        kit = a.space
+        gap = attacker.pos - target.pos
+        if gap < 0:
+            gap = -gap
+        loaded = mine.ammo != 0 and mine.loaded_at <= clock.env.now
+        use = weapon_for(gap, attacker.reach, kit.range if loaded else 0.0, kit.point_blank)
+        # Not a shot: hand to hand (the clock attacks only in reach, or in range of a shot).
+        ranged = use == RANGED
+        charging = mine.charging and not ranged
+        value = a.fight + a.charge_str if charging else a.fight
+        if ranged:
+            value = kit.shoot
+        mine.charging = False
+        situational = a.situational
+        if d.space.cover:
+            situational += cover_modifier(d.space.cover, ranged, kit.cover_all)
+        auto = target.moving == FLEE and flee_auto(a.flee_auto_hit, -attacker.rank, -target.rank)
+        # A fleer has turned its back: no Defend, no ACS defense.
+        defending = can_defend and a.uses_defend and not auto
+        plain_defense = d.defense - d.charge_dex if theirs.charging else d.defense
+        defense = plain_defense + d.defend if defending else plain_defense
+        modifier = attack_modifier(value, defense, situational, test)
+        roll = roll_test(dice, modifier, test.need, auto)
+        if ranged:
+            if mine.ammo is not None:
+                mine.ammo = after_shot(mine.ammo)
+            if kit.firearm:
+                seconds = clock.options.round_seconds
+                mine.loaded_at = clock.env.now + reload_segments(a.firearm_reload, seconds)
         hit = lucky = False
         if roll.success:
             hit = True
         elif a.succeed.spends:
-            mine: HybridState = attacker.state
+            damage = kit.ranged_damage if ranged else a.damage
+            bonus = a.dex_mod if ranged else a.str_mod
             if mine.luck > 0 and lucky_hit(
-                a.succeed, modifier, test.need, target.hp, a.damage, a.str_mod, test.min_damage
+                a.succeed, modifier, test.need, target.hp, damage, bonus, test.min_damage
             ):
                 mine.luck -= 1
                 hit = lucky = True
         if combat.trace is not None:
+            at: dict[str, object] = {}
+            if ranged:
+                at = {"weapon": kit.weapon, "distance": gap, "ammo": mine.ammo}
             combat.emit(
                 "t10_attack",
                 attacker,
@@ -193,25 +303,32 @@ class Target10Resolution:
                 need=roll.need,
                 hit=hit,
                 defend=defending,
+                ranged=ranged,
+                auto=auto,
+                charge=a.charge_str if charging else 0,
+                **at,
             )
             if lucky:
-                mine = attacker.state
                 combat.emit("t10_luck_hit", attacker, target, left=mine.luck)
         if not hit:
             if defending:
                 # The defense won if the attack would have hit against DEFENSE alone.
-                plain = attack_modifier(a.fight, d.defense, a.situational, test)
+                plain = attack_modifier(value, plain_defense, situational, test)
                 if outcomes(plain, test.need)[roll.face].success:
                     target.defenses_won += 1
             return defending
         attacker.hits += 1
-        amount = damage_roll(dice, a.damage, a.str_mod, test.min_damage)
-        state: HybridState = target.state
+        if ranged:
+            shot = kit.ranged_damage
+            assert shot is not None  # only a combatant with a ranged weapon has a range
+            amount = damage_roll(dice, shot, a.dex_mod, test.min_damage)
+        else:
+            amount = damage_roll(dice, a.damage, a.str_mod, test.min_damage)
         _, how = take_damage(target.hp, amount, 0, test.zero_hp)
-        if state.luck > 0 and spend_on_hit(d.luck_policy, how is not None):
-            state.luck -= 1
+        if theirs.luck > 0 and spend_on_hit(d.luck_policy, how is not None):
+            theirs.luck -= 1
             if combat.trace is not None:
-                combat.emit("t10_luck", target, attacker, left=state.luck)
+                combat.emit("t10_luck", target, attacker, left=theirs.luck)
             return defending
         combat.damage(attacker, target, amount, 0, how if how is not None else DEAD)
         return defending

@@ -89,19 +89,40 @@ def _test(e: TraceEvent) -> str:
     )
 
 
+def _shot(d: dict) -> str:
+    """``shoots its musket at 40 paces (3 shots left): ``: what a hybrid's shot says first."""
+    ammo = d["ammo"]
+    left = "" if ammo is None else f", {counted(ammo, 'shot')} left"
+    return f"shoots its {d['weapon']} at {round(d['distance'], 1):g} paces{left}: "
+
+
 def _hybrid_attack(e: TraceEvent) -> str:
     d = e.data
+    how = _shot(d) if d.get("ranged") else ""
+    if d.get("charge"):
+        how += f"charging (FIGHT {d['charge']:+d}): "
+    if d.get("auto"):
+        return f"  {how}{possessive(e.target)} back is turned (fleeing): the attack succeeds"
     verdict = "success" if d["hit"] else "failure"
     defending = f" ({e.target} defending)" if d["defend"] else ""
     return (
-        f"  combat test d20={d['d20']} {d['modifier']:+d} = {d['total']} vs {d['need']}"
+        f"  {how}combat test d20={d['d20']} {d['modifier']:+d} = {d['total']} vs {d['need']}"
         f"{defending}: {verdict}"
+    )
+
+
+def _hybrid_reload(e: TraceEvent) -> str:
+    seconds = round(e.data["seconds"], 1)
+    return (
+        f"{e.actor} reloads its {e.data['weapon']} instead of shooting at {e.target} "
+        f"(loaded in {seconds:g} s)"
     )
 
 
 #: Sentences for Target 10 resolution on the ACS clock (the hybrid).
 HYBRID_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "t10_attack": _hybrid_attack,
+    "t10_reload": _hybrid_reload,
     "t10_luck": lambda e: (
         f"  {e.actor} spends a luck point to ignore the hit ({e.data['left']} left)"
     ),
