@@ -151,3 +151,26 @@ def test_replay_says_positions_shots_and_reloads():
     assert re.search(r"shoots its musket at \d+ paces", text)
     assert "reloads its musket instead of shooting" in text
     assert "charges 5 paces (now at 55)" in text
+
+
+def _shots_before_contact(scenario, combats):
+    """Mean shots per musketeer before the first warrior strikes, over traced combats."""
+    total = 0
+    for k in range(combats):
+        _, trace = trace_combat(scenario, 11, k)
+        for e in trace:
+            if e.kind == "t10_attack":
+                if e.actor.startswith("warrior"):
+                    break
+                total += e.data["ranged"]
+    return total / 4 / combats
+
+
+def test_the_musket_line_gets_two_volleys_before_contact():
+    # The bundled scenario's question, as its comment answers it (2.01 shots per musketeer over
+    # 400 combats, standard error 0.003): two volleys; with a 2-round reload, one. The margin
+    # of 0.2 is far beyond the standard error of 60 combats (about 0.01).
+    scenario = load_scenario(SCENARIOS / "t10-musket-line-acs.yaml")
+    assert abs(_shots_before_contact(scenario, 60) - 2) < 0.2
+    data = dict(scenario.data, options=dict(scenario.data["options"], firearm_reload=2))
+    assert abs(_shots_before_contact(scenario_from_dict(data), 60) - 1) < 0.2
