@@ -63,7 +63,7 @@ def test_ammunition_runs_out():
     assert [segment(e) for e in of(trace, "hold", "A")] == [(1, 7)]
     assert combat.fighters[0].state.ammo == 0
     text = narrate(scenario_from_dict(clock(a, _target())), trace, 0, 0)
-    assert "shoots its bow at 20 paces, 0 shots left" in text
+    assert "A shoots at B (20 paces away)\n  bow (0 shots left): combat test" in text
 
 
 def test_a_firearm_reloads_for_firearm_reload_rounds_of_the_clock():
@@ -148,7 +148,7 @@ def test_replay_says_positions_shots_and_reloads():
     _, trace = trace_combat(scenario, 11, 0)
     text = narrate(scenario, trace, 0, 11)
     assert "positions: musketeer 1 at 0 paces" in text and "warrior 1 at 60 paces" in text
-    assert re.search(r"shoots its musket at \d+ paces", text)
+    assert re.search(r"shoots at warrior \d \(\d+ paces away\)\n  musket: combat test", text)
     assert "reloads its musket instead of shooting" in text
     assert "charges 5 paces (now at 55)" in text
 

@@ -90,10 +90,10 @@ def _test(e: TraceEvent) -> str:
 
 
 def _shot(d: dict) -> str:
-    """``shoots its musket at 40 paces (3 shots left): ``: what a hybrid's shot says first."""
+    """``musket (3 shots left): ``: what a hybrid's shot says first (the clock says how far)."""
     ammo = d["ammo"]
-    left = "" if ammo is None else f", {counted(ammo, 'shot')} left"
-    return f"shoots its {d['weapon']} at {round(d['distance'], 1):g} paces{left}: "
+    left = "" if ammo is None else f" ({counted(ammo, 'shot')} left)"
+    return f"{d['weapon']}{left}: "
 
 
 def _hybrid_attack(e: TraceEvent) -> str:
