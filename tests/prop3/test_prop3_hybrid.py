@@ -89,8 +89,13 @@ def test_hp_is_vigor_and_may_not_be_given():
 def test_hybrid_options_come_with_the_clock_options():
     s = scenario_from_dict(hybrid(options={"keep": "best_set", "duplicates": "reroll"}))
     assert s.options.keep == "best_set" and s.options.duplicates == "reroll"
-    with pytest.raises(ScenarioError, match="start_distance"):
-        scenario_from_dict(hybrid(options={"start_distance": 10}))
+    # The range options of the round come too; the round's own (its length, initiative) do not:
+    # the clock has round_seconds and ambition instead.
+    s = scenario_from_dict(hybrid(options={"melee_range": 3, "start_distance": 10}))
+    assert (s.options.melee_range, s.options.start_distance, s.options.aim_actions) == (3, 10, 1)
+    for option in ("round_s", "initiative"):
+        with pytest.raises(ScenarioError, match=option):
+            scenario_from_dict(hybrid(options={option: "round" if option == "initiative" else 6}))
 
 
 def test_begin_gives_every_fighter_its_body_in_one_fight_and_rolls_no_dice():

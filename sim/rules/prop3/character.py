@@ -34,6 +34,7 @@ from sim.rules.prop3.models import (
     MissileModel,
     Prop3Combatant,
     Prop3Options,
+    RangeOptions,
 )
 from sim.rules.prop3.pool import dice_offset, die_for, stat_dice
 from sim.rules.prop3.ranged import AMMUNITION_FORM
@@ -69,12 +70,13 @@ def _form_choice(name: str, forms: tuple) -> int:
 
 _ROUND_DEFAULTS = Prop3Options.model_validate({})
 """The options of ``rules: prop3`` at their defaults: the sub-stats of the rolls the hybrid never
-makes (ranged, initiative), so that its profiles have every roll."""
+makes (initiative), so that its profiles have every roll."""
 
 
 def roll_substats(options: DiceOptions) -> tuple[str, ...]:
-    """The sub-stat of each roll under the options (the hybrid has no ranged or initiative ones)."""
-    rounds = options if isinstance(options, Prop3Options) else _ROUND_DEFAULTS
+    """The sub-stat of each roll under the options (the hybrid has no initiative roll)."""
+    rounds = options if isinstance(options, RangeOptions) else _ROUND_DEFAULTS
+    initiative = options if isinstance(options, Prop3Options) else _ROUND_DEFAULTS
     attack = options.attack_substat
     return (
         attack,
@@ -85,7 +87,7 @@ def roll_substats(options: DiceOptions) -> tuple[str, ...]:
         options.parry_substat,
         rounds.archery_substat,
         rounds.thrown_substat,
-        rounds.initiative_substat,
+        initiative.initiative_substat,
     )
 
 
@@ -206,23 +208,20 @@ class Profile:
         self.attack = _form_choice(tactics.attack, ATTACK_FORMS)
         self.defense = _form_choice(tactics.defense, DEFENSE_FORMS)
         self.missile: Missile | None = None
+        if model.missile is not None:
+            self.missile = Missile(model.missile)
+        self.speed: float = model.speed
+        self.aim = ("never", "first", "always").index(model.tactics.aim)
+        self.min_dice: int = model.tactics.min_shot_dice
         if isinstance(model, Prop3Combatant):
-            if model.missile is not None:
-                self.missile = Missile(model.missile)
-            self.speed: float = model.speed
-            self.aim = ("never", "first", "always").index(model.tactics.aim)
             self.move_up: int = model.tactics.move_up
             self.shoot: bool = model.tactics.shoot
-            self.min_dice: int = model.tactics.min_shot_dice
             self.advance: bool = model.tactics.advance
         else:
-            # On the ACS clock (the hybrid) nobody moves, aims, shoots or skips a turn.
-            self.speed = 0.0
-            self.aim = AIM_NEVER
+            # On the ACS clock nobody skips a turn; shooting and closing in are its tactics.
             self.move_up = 0
-            self.shoot = False
-            self.min_dice = 0
-            self.advance = False
+            self.shoot = model.tactics.ranged == "shoot"
+            self.advance = model.tactics.movement == "close"
         self.choose = TARGETS[tactics.target]
         self.each_action = tactics.retarget == "each_action"
         self.cache: dict = {}  # matchups and form values against other profiles (melee.py)

@@ -111,6 +111,11 @@ def defense_policy(
     )
 
 
+def weapon_down(body: Any) -> bool:
+    """Whether a fumble left the melee weapon, or the missile weapon, out of hand."""
+    return not body.armed or (body.profile.missile is not None and not body.bow)
+
+
 CounterAttack = Callable[["Fight", Any, Any, bool], None]
 """Makes a free counter-attack: ``counter(fight, fighter, target, automatic)``."""
 
@@ -184,6 +189,21 @@ class Fight:
             effect.undo()
         body.at_start = []
         body.after = []
+
+    def pick_up(self, fighter: Any) -> bool:
+        """A weapon dropped by a fumble (melee or missile) is picked up: the action goes to it.
+
+        The fumble text: "You are weaponless until your next action, when you can pick up the
+        dropped weapon or draw another one." Returns True when the action was spent so.
+        """
+        body = fighter.state
+        if not weapon_down(body):
+            return False
+        body.armed = True
+        body.bow = body.profile.missile is not None
+        if self.tracing:
+            self.combat.emit("pick_up", fighter)
+        return True
 
     # -- effects until the next action ------------------------------------------------------------
 

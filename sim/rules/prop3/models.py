@@ -168,7 +168,28 @@ class DiceOptions(Strict):
         return value
 
 
-class Prop3Options(DiceOptions):
+class RangeOptions(DiceOptions):
+    """Options of range and missiles: shared by ``rules: prop3`` and the ACS hybrid."""
+
+    archery_substat: SubStat = Field("dexterity", description="Sub-stat of Ranged (archery).")
+    thrown_substat: SubStat = Field("dexterity", description="Sub-stat of Ranged (thrown).")
+    melee_range: float = Field(
+        5.0, ge=0, le=1000, description="Feet within which two combatants fight in melee."
+    )
+    focused_fire: bool = Field(
+        True,
+        description="+1 wiggle to a side's missile attack per successful missile attack roll "
+        "the side made before it (hit or dodged), until a missile strikes one of its members.",
+    )
+    focused_fire_span: Literal["round", "fight"] = Field(
+        "round",
+        description="round: the count starts again every round (on the ACS clock: every "
+        "second), like the melee cluster's (RULINGS: 'the same'); fight: it keeps growing until "
+        "the side is struck.",
+    )
+
+
+class Prop3Options(RangeOptions):
     """Rule options of ``rules: prop3`` (RULINGS part C); a scenario overrides them by name."""
 
     round_s: float = Field(
@@ -180,23 +201,8 @@ class Prop3Options(DiceOptions):
         "round: rolled again at the start of every round.",
     )
     initiative_substat: SubStat = Field("speed", description="Sub-stat of the initiative roll.")
-    archery_substat: SubStat = Field("dexterity", description="Sub-stat of Ranged (archery).")
-    thrown_substat: SubStat = Field("dexterity", description="Sub-stat of Ranged (thrown).")
     start_distance: float = Field(
         0.0, ge=0, le=100_000, description="Feet between consecutive sides at the start."
-    )
-    melee_range: float = Field(
-        5.0, ge=0, le=1000, description="Feet within which two combatants fight in melee."
-    )
-    focused_fire: bool = Field(
-        True,
-        description="+1 wiggle to a side's missile attack per successful missile attack roll "
-        "the side made before it (hit or dodged), until a missile strikes one of its members.",
-    )
-    focused_fire_span: Literal["round", "fight"] = Field(
-        "round",
-        description="round: the count starts again every round, like the melee cluster's "
-        "(RULINGS: 'the same'); fight: it keeps growing until the side is struck.",
     )
 
 
@@ -351,18 +357,14 @@ class FormTactics(Strict):
     )
 
 
-class Prop3Tactics(FormTactics, TargetTactics):
-    """Target choice plus the decisions of a Proposition Three combatant."""
+class ShotTactics(Strict):
+    """How a Proposition Three shooter aims and when it shoots, in rounds and on the ACS clock."""
 
     aim: Literal["never", "first", "always"] = Field(
         "never",
-        description="Spend a round aiming: never, before the first shot at a target, "
-        "or before every shot.",
+        description="Spend a round aiming (on the ACS clock: aim_actions actions): never, before "
+        "the first shot at a target, or before every shot.",
     )
-    move_up: int = Field(
-        0, ge=0, le=100, description="Turns skipped at the start to move up one place each."
-    )
-    shoot: bool = Field(True, description="Use the missile weapon when out of melee.")
     min_shot_dice: int = Field(
         2,
         ge=0,
@@ -370,32 +372,52 @@ class Prop3Tactics(FormTactics, TargetTactics):
         description="Shoot only when the attack pool keeps at least this many dice after range "
         "and size (a pair needs two); otherwise close in, or hold.",
     )
+
+
+class Prop3Tactics(FormTactics, ShotTactics, TargetTactics):
+    """Target choice plus the decisions of a Proposition Three combatant."""
+
+    move_up: int = Field(
+        0, ge=0, le=100, description="Turns skipped at the start to move up one place each."
+    )
+    shoot: bool = Field(True, description="Use the missile weapon when out of melee.")
     advance: bool = Field(True, description="Move toward the target when it is out of reach.")
 
 
-class Prop3Combatant(Character):
-    """A combatant of ``rules: prop3``. Its hit points are its Vigor."""
+class RangedGear(Strict):
+    """A missile weapon and a speed: what a combatant brings to a fight at range."""
 
     missile: MissileModel | None = Field(None, description="A ranged weapon, or null.")
+    speed: float = Field(
+        5.0,
+        ge=0,
+        le=10_000,
+        description="Feet moved in a round's action (on the ACS clock: spread over the "
+        "round_seconds of a round and its actions).",
+    )
+
+
+class Prop3Combatant(Character, RangedGear):
+    """A combatant of ``rules: prop3``. Its hit points are its Vigor."""
+
     position: float | None = Field(
         None,
         ge=-100_000,
         le=100_000,
         description="Feet along the line (default: side index times start_distance).",
     )
-    speed: float = Field(5.0, ge=0, le=10_000, description="Feet moved in a round's action.")
     tactics: Prop3Tactics = Field(default_factory=lambda: Prop3Tactics.model_validate({}))
 
 
 # -- the hybrid ----------------------------------------------------------------------------------
 
 
-class HybridTactics(FormTactics, AcsTactics):
-    """The ACS tactics plus the Proposition Three form choices."""
+class HybridTactics(FormTactics, ShotTactics, AcsTactics):
+    """The ACS tactics (movement and range among them) plus the Proposition Three choices."""
 
 
-class HybridCombatant(AcsTiming, Character):
-    """A combatant on the ACS clock resolving attacks with Proposition Three (melee only).
+class HybridCombatant(AcsTiming, Character, RangedGear):
+    """A combatant on the ACS clock resolving attacks with Proposition Three.
 
     ``hp`` is its Vigor: leave it out (it is filled in from ``vigor``).
     """
@@ -465,12 +487,12 @@ class Rules:
         self.block_after = options.block_effect_ends == "after_next_action"
         self.cluster = options.cluster_wiggle
         self.cluster_target = options.cluster_scope == "target"
-        if isinstance(options, Prop3Options):
+        if isinstance(options, RangeOptions):
             self.focused_fire = options.focused_fire
             self.volley_round = options.focused_fire_span == "round"
             self.melee_range = options.melee_range
         else:
-            # The hybrid (ACS clock): no missiles, and everyone is engaged from the start.
+            # The attack options alone (no range): no missiles, everyone engaged.
             self.focused_fire = False
             self.volley_round = True
             self.melee_range = 0.0

@@ -1,7 +1,8 @@
 """Sentences for the events of Proposition Three rounds (for ``combatsim replay``).
 
 The hybrid on the ACS clock emits the same attack events and brings these sentences with it
-(``Prop3Resolution.narration``).
+(``Prop3Resolution.narration``), except for moves and holds, which the clock narrates in its own
+words (and feet), and aiming, which takes actions there, not a round.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def _shoot(e: TraceEvent) -> str:
     else:
         defense = f"; {e.target} cannot defend"
     return (
-        f"{e.actor} shoots {d['missile']} at {e.target}, {d['distance']:g} ft away "
+        f"{e.actor} shoots {d['missile']} at {e.target}, {round(d['distance'], 1):g} ft away "
         f"({counted(d['increments'], 'increment')}{aimed}){defense}"
     )
 
@@ -120,4 +121,16 @@ NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     "aim": lambda e: f"{e.actor} takes the round to aim at {e.target}",
     "move": _move,
     "hold": lambda e: f"{e.actor} holds ({e.data['distance']:g} ft from {e.target})",
+}
+
+
+def _aim_on_the_clock(e: TraceEvent) -> str:
+    d = e.data
+    return f"{e.actor} aims at {e.target} (action {d['action']} of {d['of']} of a round of aim)"
+
+
+#: The hybrid's sentences: the rounds' ones, but the clock says how combatants move and hold.
+HYBRID_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
+    **{kind: say for kind, say in NARRATION.items() if kind not in ("move", "hold")},
+    "aim": _aim_on_the_clock,
 }

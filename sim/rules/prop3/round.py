@@ -179,16 +179,10 @@ class Rounds:
         fight = self.fight
         closing = fight.begin_action(me)
         me.actions_taken += 1
-        body = me.state
-        profile = body.profile
         combat = self.combat
         tracing = self.tracing
-        if not body.armed or (profile.missile is not None and not body.bow):
-            body.armed = True
-            body.bow = profile.missile is not None
+        if fight.pick_up(me):
             me.actions_lost += 1
-            if tracing:
-                combat.emit("pick_up", me)
         elif me.skips > 0 and me.place > 0:
             me.skips -= 1
             self.skipped.append(me)
