@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from sim import simulate
+from sim.narrate import narrate
 from sim.runner import trace_combat
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS, scripted
@@ -80,7 +81,7 @@ RANGE_ACS = SCENARIOS / "p3-moonbelly-vs-kronzer-range-acs.yaml"
 
 def test_the_ranged_rematch_on_the_clock_replays_in_feet_with_increments_and_aim():
     scenario = load_scenario(RANGE_ACS)
-    _combat, trace = trace_combat(scenario, scenario.seed, 0)
+    _combat, trace = trace_combat(scenario, scenario.seed, 3)
     positions = events(trace, "positions")[0].data
     assert positions == {"at": {"Moonbelly": 0, "Kronzer": 15}, "unit": "feet"}
     assert events(trace, "aim")[0].actor == "Moonbelly"
@@ -89,3 +90,9 @@ def test_the_ranged_rematch_on_the_clock_replays_in_feet_with_increments_and_aim
     moves = [e for e in events(trace, "move") if e.actor == "Kronzer"]
     assert moves and all(e.data["unit"] == "feet" for e in moves)
     assert moves[0].data["end"] - moves[0].data["start"] == pytest.approx(-5 / 6 / 2)
+    text = narrate(scenario, trace, 3, scenario.seed)
+    assert "positions: Moonbelly at 0 feet; Kronzer at 15 feet" in text
+    assert "Moonbelly aims at Kronzer (action 1 of 1 of a round of aim)" in text
+    assert "Moonbelly shoots at Kronzer (15 feet away)" in text
+    assert "  Moonbelly's bow at 15 feet: 3 increments, aimed; Kronzer dodges" in text
+    assert "Kronzer closes 0.4 feet (now at 14.6): 14.6 feet from Moonbelly" in text

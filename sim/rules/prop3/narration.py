@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sim.engine import SEGMENTS_PER_SECOND, TraceEvent
+from sim.rules.acs.narration import distance_text
 from sim.rules.wording import counted, possessive
 
 _VERB = {"dodge": "dodges", "block": "blocks", "parry": "parries"}
@@ -124,6 +125,17 @@ NARRATION: dict[str, Callable[[TraceEvent], str]] = {
 }
 
 
+def _shot_on_the_clock(e: TraceEvent) -> str:
+    # The clock has said who shoots at whom and from how far ("act"); this is the shot itself.
+    d = e.data
+    aimed = ", aimed" if d["aimed"] else ""
+    defense = _VERB[d["defense"]] if d["defense"] else "cannot defend"
+    return (
+        f"  {possessive(e.actor)} {d['missile']} at {distance_text(d['distance'], 'feet')}: "
+        f"{counted(d['increments'], 'increment')}{aimed}; {e.target} {defense}"
+    )
+
+
 def _aim_on_the_clock(e: TraceEvent) -> str:
     d = e.data
     return f"{e.actor} aims at {e.target} (action {d['action']} of {d['of']} of a round of aim)"
@@ -133,4 +145,5 @@ def _aim_on_the_clock(e: TraceEvent) -> str:
 HYBRID_NARRATION: dict[str, Callable[[TraceEvent], str]] = {
     **{kind: say for kind, say in NARRATION.items() if kind not in ("move", "hold")},
     "aim": _aim_on_the_clock,
+    "shoot": _shot_on_the_clock,
 }
