@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -9,10 +10,12 @@ import pytest
 from sim import simulate
 from sim.dice import Dice
 from sim.engine import Combat
-from sim.rules.prop3.hybrid import PROP3_RESOLUTION, HybridBody
+from sim.rules.acs.models import AcsTactics, AcsTiming
+from sim.rules.prop3.hybrid import PROP3_RESOLUTION, HybridBody, HybridOptions
+from sim.rules.prop3.models import HybridCombatant, HybridTactics
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
-from tests.conftest import SCENARIOS, scripted
+from tests.conftest import ROOT, SCENARIOS, scripted
 
 FIGHTER = {"vigor": 4, "agility": 4, "weapon": {"name": "sword"}, "armor": {"name": "jack"},
            "tactics": {"attack": "bash", "defense": "dodge"}}
@@ -111,3 +114,17 @@ def test_begin_gives_every_fighter_its_body_in_one_fight_and_rolls_no_dice():
     assert a.state.fight is b.state.fight and a.state.fight.clock is clock
     assert a.state.profile is a.stats and a.state.points[0] == 2  # one Strength advantage
     assert (a.state.armed, a.state.nicks, b.state.exposed, b.state.shaken) == (True, 0, 0, 0)
+
+
+def test_every_hybrid_option_and_its_own_stat_is_documented_with_its_default():
+    # The ACS clock's options and timing fields are documented in acs.md; the hybrid's own (the
+    # Proposition Three ones, aim_actions among them) in prop3.md, each default next to it.
+    doc = (ROOT / "docs" / "rules" / "prop3.md").read_text(encoding="utf-8")
+    for name, field in HybridOptions.model_fields.items():
+        default = field.default
+        shown = str(default).lower() if isinstance(default, bool) else str(default)
+        assert re.search(rf"`{name}`[^\n]*\(`?{re.escape(shown)}", doc), name
+    own = set(HybridCombatant.model_fields) - set(AcsTiming.model_fields)
+    own |= set(HybridTactics.model_fields) - set(AcsTactics.model_fields)
+    assert {"missile", "speed", "aim", "min_shot_dice"} <= own
+    assert not [name for name in sorted(own) if f"`{name}`" not in doc]
