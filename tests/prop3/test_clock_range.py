@@ -80,6 +80,16 @@ def test_a_round_of_aim_is_aim_actions_actions_then_the_shot_gets_its_point():
     assert events(trace, "shoot")[0].data["aimed"] is True
 
 
+def test_anything_between_two_aiming_actions_starts_the_round_of_aim_again():
+    # Two actions a second, the last spent readying (ACS prepared ambition): each second's aim is
+    # a first action of two again, never a whole round, so no shot is ever taken.
+    aimer = with_(ARCHER, actions=2, tactics={"aim": "always", "ready_last_action": True})
+    faces = second((10, [2, 5]), (1, [9])) * 2
+    _combat, trace = scripted(clock(aimer, TARGET, 5, {"aim_actions": 2}, time_limit=2), faces)
+    assert [(e.data["action"], e.data["of"]) for e in events(trace, "aim")] == [(1, 2), (1, 2)]
+    assert len(events(trace, "ready")) == 2 and "shoot" not in kinds(trace)
+
+
 def test_aim_first_aims_only_before_the_first_shot():
     aimer = with_(ARCHER, actions=3, tactics={"aim": "first"})
     faces = second((10, [2, 5, 8]), (1, [9])) + (no_pair(6) + JUST_A_MISS) * 2
