@@ -24,9 +24,15 @@ from sim.combatant import Fighter
 F = TypeVar("F", bound=Fighter)
 
 
+#: Decimals a distance is measured to. Positions are sums of fractional steps (5 feet a round
+#: over 12 actions: 5/12 foot each), and their floating-point rounding must never cost an action
+#: or a range increment: 10.000000001 feet is 10 feet.
+DECIMALS = 6
+
+
 def distance(a: Fighter, b: Fighter) -> float:
-    """How far apart two combatants stand on the line."""
-    return abs(a.pos - b.pos)
+    """How far apart two combatants stand on the line (to a millionth of the unit)."""
+    return round(abs(a.pos - b.pos), DECIMALS)
 
 
 def approach(pos: float, target_pos: float, step: float, reach: float) -> float:

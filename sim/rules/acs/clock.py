@@ -34,6 +34,7 @@ from sim.rules.acs.fighter import AcsFighter
 from sim.rules.acs.movement import SpaceOf, engage, in_reach
 from sim.rules.acs.resolution import Resolution, StateT, StatsT
 from sim.rules.acs.spells import Special, choose_action, perform
+from sim.space import distance
 from sim.tactics import pick_target
 
 if TYPE_CHECKING:
@@ -375,8 +376,8 @@ class AcsClock(Generic[StatsT, StateT]):
         if self._tracing:
             kind = "complete" if completing else "act"
             named: dict[str, object] = {} if name is None else {"action": name}
-            if self._spatial and abs(me.pos - target.pos) > me.reach:
-                named["shot"] = abs(me.pos - target.pos)
+            if self._spatial and (gap := distance(me, target)) > me.reach:
+                named["shot"] = gap
                 named["unit"] = self.space.distance_unit
             self.combat.emit(kind, me, target, segment=self.segment_now(me), free=free, **named)
         if self._attack(self, me, target, self.can_defend(target)):

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sim.space import approach, nearest, retreat
+from sim.space import approach, distance, nearest, retreat
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -126,7 +126,7 @@ def engage(
         flee(clock, me)
         return True
     me.moving = None
-    gap = abs(me.pos - target.pos)
+    gap = distance(me, target)
     if gap <= me.reach and not (me.keep and gap < me.keep and me.shoots):
         return False
     reach = space.shot_range(clock, me) if me.shoots else 0.0
@@ -150,7 +150,7 @@ def in_reach(
     clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
 ) -> bool:
     """Whether ``target`` is within ``me``'s reach, or the range of a shot it may take now."""
-    gap = abs(me.pos - target.pos)
+    gap = distance(me, target)
     if gap <= me.reach:
         return True
     return me.shoots and gap <= clock.space.shot_range(clock, me)
@@ -168,7 +168,7 @@ def flee(clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> None:
     escape = clock.options.escape_distance
     if escape is not None:
         closest = nearest(me, combat.fighters)
-        if closest is None or abs(closest.pos - me.pos) > escape:
+        if closest is None or distance(closest, me) > escape:
             combat.take_out(me, "fled")
 
 
@@ -207,7 +207,7 @@ def move(
             how=clock.space.movement_word(me, movement),
             start=start,
             end=to,
-            distance=abs(to - towards.pos),
+            distance=distance(me, towards),
             unit=clock.space.distance_unit,
             segment=clock.segment_now(me),
         )

@@ -48,19 +48,13 @@ from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.missiles import missile_attack, shot_reach
 from sim.rules.prop3.models import HybridCombatant, RangeOptions, Rules
 from sim.rules.prop3.narration import HYBRID_NARRATION
+from sim.space import distance
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
 
 #: Shooting distance while a dropped weapon waits: none is too far, the action picks it up.
 _ANYWHERE = float("inf")
-
-#: Feet of slack in reach and shooting distance, and the decimals distances are measured to
-#: (coarser than the slack, so that a mover stopped at reach plus slack is at reach): positions
-#: are sums of fractional steps (5 ft a round over 12 actions: 5/12 ft each), whose floating-point
-#: rounding must cost no action and no range increment (10.000000001 ft is 10).
-_SLACK = 1e-6
-_DIGITS = 5
 
 
 class HybridOptions(RangeOptions):
@@ -118,8 +112,8 @@ class HybridFight(Fight):
         return a.rank < b.rank
 
     def distance(self, a: AcsFighter, b: AcsFighter) -> float:
-        """Feet between two combatants on the engine's line (to a hundred-thousandth of a foot)."""
-        return round(abs(a.pos - b.pos), _DIGITS)
+        """Feet between two combatants on the engine's line (:func:`sim.space.distance`)."""
+        return distance(a, b)
 
     def can_defend(self, defender: AcsFighter, primary: bool) -> bool:
         """The clock's answer: a defensive action left in this segment, and the will to use it."""
@@ -210,7 +204,7 @@ class Prop3Resolution:
 
     def reach(self, stats: HybridProfile) -> float:
         """Melee range, in feet (the option ``melee_range``)."""
-        return stats.reach + _SLACK
+        return stats.reach
 
     def shot_range(self, clock: AcsClock, me: AcsFighter) -> float:
         """How far ``me`` would shoot at its target now: the round's ``shot_reach`` (0: no shot).
@@ -223,7 +217,7 @@ class Prop3Resolution:
             return _ANYWHERE
         target = me.target
         reach = None if target is None else shot_reach(me, target)
-        return 0.0 if reach is None else reach + _SLACK
+        return 0.0 if reach is None else reach
 
     def step(self, clock: AcsClock, me: AcsFighter, movement: str) -> float:
         """Feet one action of any movement covers: ``speed / round_seconds / actions``.
