@@ -88,6 +88,7 @@ from sim.rules.target10.models import (
 )
 from sim.rules.target10.narration import HYBRID_NARRATION
 from sim.rules.target10.tests import outcomes, roll_test
+from sim.space import distance
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -250,9 +251,7 @@ class Target10Resolution(Target10Space):
         theirs: HybridState = target.state
         test = a.test
         kit = a.space
-        gap = attacker.pos - target.pos
-        if gap < 0:
-            gap = -gap
+        gap = distance(attacker, target)
         loaded = mine.ammo != 0 and mine.loaded_at <= clock.env.now
         use = weapon_for(gap, attacker.reach, kit.range if loaded else 0.0, kit.point_blank)
         # Not a shot: hand to hand (the clock attacks only in reach, or in range of a shot).
