@@ -22,8 +22,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, stat_now
 from sim.rules.prop3.pool import (
+    CRITICAL_HIT,
+    DEFENDED,
+    FUMBLE,
+    HIT,
+    NO_SET,
     NOTHING,
-    Kind,
+    TIE,
+    TRIPLE,
     Outcome,
     Pool,
     can_crit,
@@ -83,7 +89,7 @@ class Exchange(NamedTuple):
     @property
     def attack_succeeded(self) -> bool:
         """Whether an attack roll of the exchange (or of a tie before it) made a pair or better."""
-        return self.outcome != Outcome.FUMBLE or self.ties > 0
+        return self.outcome != FUMBLE or self.ties > 0
 
 
 def roll_exchange(
@@ -120,8 +126,8 @@ def roll_exchange(
         wiggled = fight.attack_roll(attacker, attack, faces)
         result = wiggled.result
         answer = d_faces = None
-        if result.kind == Kind.NOTHING:
-            outcome = Outcome.FUMBLE
+        if result.kind == NO_SET:
+            outcome = FUMBLE
         elif defense is None:
             outcome = resolve(result, NOTHING)
         else:
@@ -134,11 +140,11 @@ def roll_exchange(
         exchange = Exchange(name, attack, defense, faces, wiggled, d_faces, answer, outcome, ties)
         if fight.tracing:
             trace_exchange(fight, attacker, defender, exchange)
-        if outcome != Outcome.TIE:
+        if outcome != TIE:
             return exchange
         ties += 1
         if ties >= MAX_TIES:
-            return exchange._replace(outcome=Outcome.DEFENDED, ties=ties)
+            return exchange._replace(outcome=DEFENDED, ties=ties)
 
 
 def roll_auto_hit(
@@ -147,7 +153,7 @@ def roll_auto_hit(
     """An automatic hit (a counter-attack after a critical parry): critical on a triple."""
     faces = roll_pool(fight.dice, attack.dice, attack.sides)
     wiggled = fight.attack_roll(attacker, attack, faces)
-    outcome = Outcome.CRITICAL_HIT if wiggled.result.kind == Kind.TRIPLE else Outcome.HIT
+    outcome = CRITICAL_HIT if wiggled.result.kind == TRIPLE else HIT
     exchange = Exchange(name, attack, None, faces, wiggled, None, None, outcome, automatic=True)
     if fight.tracing:
         trace_exchange(fight, attacker, defender, exchange)

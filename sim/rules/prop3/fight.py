@@ -24,7 +24,18 @@ from typing import TYPE_CHECKING, Any
 from sim.rules.prop3.character import LastingEffect
 from sim.rules.prop3.cluster import Cluster
 from sim.rules.prop3.damage import track
-from sim.rules.prop3.pool import FAILED_DEFENSES, Kind, Outcome, resolve
+from sim.rules.prop3.pool import (
+    CRIT_REDUCED,
+    CRITICAL_DEFENSE,
+    CRITICAL_HIT,
+    DEFENDED,
+    FAILED_DEFENSES,
+    FUMBLE,
+    HIT,
+    NO_SET,
+    TIE,
+    resolve,
+)
 from sim.rules.prop3.ranged import missile_defense
 from sim.rules.prop3.wiggle import AttackerPolicy, DefenderPolicy, Defense, Wiggled
 
@@ -34,13 +45,13 @@ if TYPE_CHECKING:
     from sim.rules.prop3.pool import Pool, Result
 
 _DEFENSE_RANK = {
-    Outcome.CRITICAL_HIT: 0,
-    Outcome.HIT: 1,
-    Outcome.CRIT_REDUCED: 1,
-    Outcome.TIE: 2,
-    Outcome.DEFENDED: 3,
-    Outcome.CRITICAL_DEFENSE: 4,
-    Outcome.FUMBLE: 5,
+    CRITICAL_HIT: 0,
+    HIT: 1,
+    CRIT_REDUCED: 1,
+    TIE: 2,
+    DEFENDED: 3,
+    CRITICAL_DEFENSE: 4,
+    FUMBLE: 5,
 }
 """How good an outcome is for the defender."""
 
@@ -272,13 +283,13 @@ class Fight:
                 self._spend(fighter, pools, more.spent - points)
                 return more
             return wiggled
-        if wiggled.result.kind != Kind.NOTHING:
+        if wiggled.result.kind != NO_SET:
             return wiggled
         for extra in range(1, available + 1):
             more = policy(
                 faces, sides, points + extra, keep=keep, crit_allowed=crit, only_ones=ones
             )
-            if more.result.kind != Kind.NOTHING:
+            if more.result.kind != NO_SET:
                 self._spend(fighter, pools, more.spent - points)
                 return more
         return wiggled
@@ -349,10 +360,10 @@ class Fight:
         for extra in range(1, available + 1):
             more, used = self._answer(attack, faces, pool, points + extra, save)
             got = resolve(attack, more.result, cuts)
-            if got in (Outcome.DEFENDED, Outcome.CRITICAL_DEFENSE):
+            if got in (DEFENDED, CRITICAL_DEFENSE):
                 self._spend(fighter, pools, more.wiggled.spent - points - used)
                 return more
-            if reduced is None and _DEFENSE_RANK[got] > base and got != Outcome.TIE:
+            if reduced is None and _DEFENSE_RANK[got] > base and got != TIE:
                 reduced = (more, used)
         if reduced is not None:
             more, used = reduced

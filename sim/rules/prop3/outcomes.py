@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sim.rules.prop3.character import DODGE, PARRY
 from sim.rules.prop3.criticals import critical_defense
 from sim.rules.prop3.fumbles import fumble
-from sim.rules.prop3.pool import Outcome
+from sim.rules.prop3.pool import CRITICAL_DEFENSE, CRITICAL_HIT, DEFENDED, FUMBLE, Outcome
 
 if TYPE_CHECKING:
     from sim.rules.prop3.fight import Fight
@@ -45,11 +45,11 @@ def settle(
         missile: the attack was a missile attack.
     """
     rules = fight.rules
-    if outcome == Outcome.FUMBLE:
+    if outcome == FUMBLE:
         fumble(fight, attacker, defender, defense == _PARRY, missile)
-    elif outcome == Outcome.DEFENDED:
+    elif outcome == DEFENDED:
         defender.defenses_won += 1
-    elif outcome == Outcome.CRITICAL_DEFENSE:
+    elif outcome == CRITICAL_DEFENSE:
         defender.defenses_won += 1
         if defense is not None:  # a critical defense needs a defense roll
             critical_defense(fight, attacker, defender, defense)
@@ -60,7 +60,7 @@ def settle(
                 fight.cluster.struck(defender.side)
         elif rules.cluster:
             fight.cluster.hit(attacker, defender)
-        if outcome == Outcome.CRITICAL_HIT:
+        if outcome == CRITICAL_HIT:
             attacker.criticals += 1
             fight.harm(attacker, defender, 0, rules.critical_wounds)
         else:

@@ -177,6 +177,10 @@ class Kind(IntEnum):
     TRIPLE = 2
 
 
+#: The kinds as plain names, for the hot path: reading a member off an enum class goes through
+#: the enum metaclass's attribute hook, several times the cost of reading a module global.
+NO_SET, PAIR, TRIPLE = Kind.NOTHING, Kind.PAIR, Kind.TRIPLE
+
 KIND_BASE = 1_000_000
 """A result's rank: ``kind * KIND_BASE + (100 - face) * FACE_BASE + third part``."""
 FACE_BASE = 1_000
@@ -203,7 +207,7 @@ class Result:
     third: int | None = None
 
     def __post_init__(self) -> None:
-        if self.kind == Kind.NOTHING:
+        if self.kind == NO_SET:
             if self.face != 0 or self.third is not None:
                 raise ValueError("a result of nothing has no face and no third die")
         elif not 1 <= self.face <= MAX_FACE:
@@ -214,17 +218,17 @@ class Result:
     @classmethod
     def pair(cls, face: int, third: int | None = None) -> Result:
         """A pair of ``face`` with ``third`` as tie-breaker."""
-        return cls(Kind.PAIR, face, third)
+        return cls(PAIR, face, third)
 
     @classmethod
     def triple(cls, face: int, third: int | None = None) -> Result:
         """A triple of ``face`` (with ``third`` as tie-breaker under ``lowest_other``)."""
-        return cls(Kind.TRIPLE, face, third)
+        return cls(TRIPLE, face, third)
 
     @property
     def rank(self) -> int:
         """An integer with the same order as the results (higher is better)."""
-        if self.kind == Kind.NOTHING:
+        if self.kind == NO_SET:
             return 0
         third = 0 if self.third is None else 100 - self.third
         return int(self.kind) * KIND_BASE + (100 - self.face) * FACE_BASE + third
@@ -233,7 +237,7 @@ class Result:
     def from_rank(cls, rank: int) -> Result:
         """The result whose :attr:`rank` is ``rank``."""
         kind = Kind(rank // KIND_BASE)
-        if kind == Kind.NOTHING:
+        if kind == NO_SET:
             return NOTHING
         face = 100 - (rank % KIND_BASE) // FACE_BASE
         third = rank % FACE_BASE
@@ -260,9 +264,9 @@ class Result:
         return self.rank >= other.rank
 
     def __str__(self) -> str:
-        if self.kind == Kind.NOTHING:
+        if self.kind == NO_SET:
             return "nothing"
-        if self.kind == Kind.TRIPLE:
+        if self.kind == TRIPLE:
             return f"triple {self.face}s" + (
                 "" if self.third is None else f", third die {self.third}"
             )
@@ -270,7 +274,7 @@ class Result:
         return f"pair of {self.face}s, {third}"
 
 
-NOTHING = Result(Kind.NOTHING)
+NOTHING = Result(NO_SET)
 """The result of a roll with no pair: a failure."""
 
 ONES = Result.pair(1)
@@ -380,6 +384,15 @@ class Outcome(StrEnum):
     """A full tie: the caller re-rolls both sides."""
 
 
+#: The outcomes as plain names, for the hot path (see :data:`NO_SET`).
+FUMBLE, DEFENDED, CRITICAL_DEFENSE = Outcome.FUMBLE, Outcome.DEFENDED, Outcome.CRITICAL_DEFENSE
+HIT, CRITICAL_HIT, CRIT_REDUCED, TIE = (
+    Outcome.HIT,
+    Outcome.CRITICAL_HIT,
+    Outcome.CRIT_REDUCED,
+    Outcome.TIE,
+)
+
 CUTS = ("cut", "tie", "never")
 """How a defender pair meets an attacking triple (options ``critical_always_wins`` and
 ``cut_or_tie``): a pair lower than the triple's face cuts it to a standard hit, and a defender who
@@ -400,14 +413,14 @@ def resolve(attack: Result, defense: Result, cuts: str = "cut") -> Outcome:
     ``never``, see :data:`CUTS`); anything else takes a critical hit. Equal results are a tie,
     re-rolled by the caller.
     """
-    if attack.kind == Kind.NOTHING:
-        return Outcome.FUMBLE
+    if attack.kind == NO_SET:
+        return FUMBLE
     if defense > attack:
-        return Outcome.CRITICAL_DEFENSE if defense.kind == Kind.TRIPLE else Outcome.DEFENDED
+        return CRITICAL_DEFENSE if defense.kind == TRIPLE else DEFENDED
     if defense == attack:
-        return Outcome.TIE
-    if attack.kind == Kind.PAIR:
-        return Outcome.HIT
-    if defense.kind == Kind.PAIR and defense.face < attack.face and cuts != "never":
-        return Outcome.CRIT_REDUCED
-    return Outcome.CRITICAL_HIT
+        return TIE
+    if attack.kind == PAIR:
+        return HIT
+    if defense.kind == PAIR and defense.face < attack.face and cuts != "never":
+        return CRIT_REDUCED
+    return CRITICAL_HIT

@@ -25,9 +25,10 @@ from enum import StrEnum
 from itertools import combinations
 
 from sim.rules.prop3.pool import (
+    NO_SET,
     NOTHING,
     ONES,
-    Kind,
+    TRIPLE,
     Result,
     check_keep,
     cut_needs_read_pair,
@@ -457,7 +458,7 @@ def best_response(
         only_ones: True for a defender's stat at 1.
         cuts: ``cut``, ``tie`` or ``never`` (options ``cut_or_tie``, ``critical_always_wins``).
     """
-    if attack.kind == Kind.NOTHING:
+    if attack.kind == NO_SET:
         read = read_roll(faces, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones)
         return Defense(Response.NONE, Wiggled(read, tuple(faces), 0))
     best = best_roll(
@@ -467,7 +468,7 @@ def best_response(
         return Defense(Response.DEFEND, best)
     if cuts == "tie" and best.result == attack:
         return Defense(Response.TIE, best)
-    if attack.kind == Kind.TRIPLE and cuts != "never":
+    if attack.kind == TRIPLE and cuts != "never":
         low = lowest_pair(
             faces, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
         )
