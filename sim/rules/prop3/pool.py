@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -200,20 +200,29 @@ class Result:
         kind: nothing, pair or triple.
         face: the face of the pair or triple (0 for nothing).
         third: the tie-breaking die, or None if there is none.
+        rank: an integer with the same order as the results (higher is better), worked out
+            once when the result is made: results are compared on every attack, and made
+            rarely (the wiggle searches are cached).
     """
 
     kind: Kind
     face: int = 0
     third: int | None = None
+    rank: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind == NO_SET:
             if self.face != 0 or self.third is not None:
                 raise ValueError("a result of nothing has no face and no third die")
+            rank = 0
         elif not 1 <= self.face <= MAX_FACE:
             raise ValueError(f"face {self.face} out of range 1..{MAX_FACE}")
+        else:
+            third = 0 if self.third is None else 100 - self.third
+            rank = int(self.kind) * KIND_BASE + (100 - self.face) * FACE_BASE + third
         if self.third is not None and not 1 <= self.third <= MAX_FACE:
             raise ValueError(f"third die {self.third} out of range 1..{MAX_FACE}")
+        object.__setattr__(self, "rank", rank)
 
     @classmethod
     def pair(cls, face: int, third: int | None = None) -> Result:
@@ -224,14 +233,6 @@ class Result:
     def triple(cls, face: int, third: int | None = None) -> Result:
         """A triple of ``face`` (with ``third`` as tie-breaker under ``lowest_other``)."""
         return cls(TRIPLE, face, third)
-
-    @property
-    def rank(self) -> int:
-        """An integer with the same order as the results (higher is better)."""
-        if self.kind == NO_SET:
-            return 0
-        third = 0 if self.third is None else 100 - self.third
-        return int(self.kind) * KIND_BASE + (100 - self.face) * FACE_BASE + third
 
     @classmethod
     def from_rank(cls, rank: int) -> Result:
