@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 import simpy
@@ -37,14 +38,17 @@ FIRST_RULE_PRIORITY = 2
 class SimPyInternals:
     """The one place where combatsim touches SimPy's private attributes, and why.
 
-    Two shortcuts through SimPy 4's internals, both on the hot path:
+    Three shortcuts through SimPy 4's internals, all on the hot path:
 
     - :meth:`run_until` is SimPy's ``env.run(until=end)`` with ``env.step`` inlined: the same
       order, the same handling of failed events, one method call (and its ``try``) less per
       event, and no ``StopSimulation`` raised at the end of every combat;
     - :class:`WakeUp` (rule systems make one per action) is born triggered, as SimPy's own
       ``Timeout`` is, and pushes itself onto the queue with the key ``env.schedule`` would
-      give it, without the method call.
+      give it, without the method call;
+    - :attr:`now_of` reads the clock as ``env.now`` does, with a C ``attrgetter`` instead of
+      the property's Python call (the ACS clock reads it on every attack and defense: 0.8%
+      fewer instructions per combat on the ACS duel, counted with callgrind).
 
     Measured against plain ``env.run()`` and ``env.schedule`` (100 interleaved CPU-time rounds
     on a shared machine, 2026-11-30, medians of the paired ratios): the public path plays 5%
@@ -91,6 +95,9 @@ class SimPyInternals:
             queue: list[Any] = env._queue
             heappush(queue, (now + (time - now), priority, next(env._eid), self))
 
+    #: ``now_of(env)``: ``env.now`` (SimPy's current time), without the property's Python call.
+    now_of = staticmethod(attrgetter("_now"))
+
     @staticmethod
     def run_until(env: simpy.Environment, end: Event) -> None:
         """``env.run(until=end)``: process events in order until ``end`` has been processed.
@@ -127,6 +134,9 @@ WakeUp = SimPyInternals.WakeUp
 
 #: ``wake_at(env, time, priority)``: an event that fires at ``time`` with ``priority``.
 wake_at = WakeUp
+
+#: ``now_of(env)``: the current time of ``env``, as ``env.now`` gives it.
+now_of = SimPyInternals.now_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 import simpy
 
+import sim.rules.acs.clock as acs_clock
 from sim import load_scenario
 from sim.combatant import Fighter
 from sim.dice import Dice
@@ -39,10 +40,10 @@ def played(scenario: Scenario) -> Iterator[tuple[list[TraceEvent], tuple, list[t
 def run_through_public_simpy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """From now on, combats run on SimPy's public path; counts the runs and the wake-ups.
 
-    The loop is SimPy's own ``env.run(until=end)`` and a wake-up goes onto the queue through
-    ``env.schedule``, with no guard.
+    The loop is SimPy's own ``env.run(until=end)``, a wake-up goes onto the queue through
+    ``env.schedule``, with no guard, and the ACS clock reads the time as ``env.now``.
     """
-    calls = [0, 0]
+    calls = [0, 0, 0]
 
     def run_until(env: simpy.Environment, end: simpy.Event) -> None:
         calls[0] += 1
@@ -54,8 +55,13 @@ def run_through_public_simpy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         self.callbacks = []
         env.schedule(self, priority, time - env.now)
 
+    def now(env: simpy.Environment) -> float:
+        calls[2] += 1
+        return env.now
+
     monkeypatch.setattr(SimPyInternals, "run_until", staticmethod(run_until))
     monkeypatch.setattr(WakeUp, "__init__", wake_up)
+    monkeypatch.setattr(acs_clock, "now_of", now)
     return calls
 
 
@@ -68,6 +74,7 @@ def test_the_shortcuts_play_every_scenario_as_public_simpy_does(path, monkeypatc
     assert calls[0] > 0, "the public path was not taken"
     if scenario.rules == "acs":
         assert calls[1] > 0, "the ACS clock's wake-ups did not go through env.schedule"
+        assert calls[2] > 0, "the ACS clock did not read the time through env.now"
     assert len(public) == len(inlined) == COMBATS
     for k, (ours, simpys) in enumerate(zip(inlined, public, strict=True)):
         assert ours == simpys, f"combat {k} of {path.name} differs"

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Generic
 from simpy import Interrupt
 from simpy.events import NORMAL, Event
 
-from sim.engine import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp
+# Perf (issue 11): the clock's time is read as now_of(env), env.now without the property call.
+from sim.engine import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp, now_of
 from sim.rules.acs.action_dice import SEGMENTS, roll_action_segments
 from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
 from sim.rules.acs.fighter import AcsFighter
@@ -308,7 +309,7 @@ class AcsClock(Generic[StatsT, StateT]):
                 if target is None or engage(self, me, target):
                     return
             combat = self.combat
-            now = self.env.now
+            now = now_of(self.env)
             me.busy_end = now + segments - 1
             me.pending = special
             t0 = me.t0
@@ -387,7 +388,7 @@ class AcsClock(Generic[StatsT, StateT]):
 
     def segment_now(self, fighter: AcsFighter[StatsT, StateT]) -> int:
         """The segment (1..10) of the current second."""
-        return int(self.env.now - fighter.t0) + 1
+        return int(now_of(self.env) - fighter.t0) + 1
 
     def can_defend(self, target: AcsFighter[StatsT, StateT]) -> bool:
         """Whether ``target`` has a defensive action left in this segment and wants to use it."""
@@ -396,7 +397,7 @@ class AcsClock(Generic[StatsT, StateT]):
         defend = target.defend
         if defend == "never":
             return False
-        now = self.env.now
+        now = now_of(self.env)
         if target.def_t != now:
             target.def_t = now
             target.def_used = 0
@@ -416,7 +417,7 @@ class AcsClock(Generic[StatsT, StateT]):
         target.defenses += 1
         if target.out is not None:
             return
-        segment = int(self.env.now - target.t0) + 1
+        segment = int(now_of(self.env) - target.t0) + 1
         plan = target.plan
         if plan and plan[0] == segment and self._costs_action:
             plan.pop(0)
