@@ -32,7 +32,7 @@ from sim.engine import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp,
 from sim.rules.acs.action_dice import SEGMENTS, roll_action_segments
 from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
 from sim.rules.acs.fighter import AcsFighter
-from sim.rules.acs.movement import SpaceOf, engage, in_reach
+from sim.rules.acs.movement import EVERYWHERE, SpaceOf, engage, in_reach
 from sim.rules.acs.resolution import Resolution, StateT, StatsT
 from sim.rules.acs.spells import Special, choose_action, perform
 from sim.space import distance
@@ -105,7 +105,7 @@ class AcsClock(Generic[StatsT, StateT]):
         self._tracing = combat.trace is not None
         self._spatial = space is not None
         #: Movement and range hooks (reach everywhere when positions do not matter).
-        self.space: SpaceOf = space if space is not None else SpaceOf(None)
+        self.space: SpaceOf = space if space is not None else EVERYWHERE
         #: The last second (0-based) in which a modifier or a defensive maneuver was taken: a
         #: resolution reads its fighters' boosts only when this is the current second.
         self.marked = -1

@@ -113,6 +113,10 @@ class SpaceOf:
         self.movement_word = getattr(resolution, "movement_word", NO_SPACE.movement_word)
 
 
+#: The hooks of a scenario where positions do not matter (reach everywhere): built once.
+EVERYWHERE = SpaceOf(None)
+
+
 def engage(
     clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
 ) -> bool:
