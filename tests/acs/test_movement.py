@@ -15,7 +15,7 @@ from sim.api import simulate
 from sim.combatant import Fighter
 from sim.rules.acs.narration import distance_text
 from sim.scenario.loader import scenario_from_dict
-from sim.space import approach, nearest, push, retreat, tethered
+from sim.space import approach, distance, nearest, push, retreat, tethered
 from sim.tactics import nearest_target
 from tests.acs.test_clock_trace import NEVER_HITS, d10, d12, d100, fighter
 from tests.conftest import acs_scenario, scripted
@@ -46,6 +46,16 @@ def test_retreat_push_and_tether():
     assert retreat(3, 3, 2, -1) == 1 and retreat(3, 3, 2, 1) == 5  # same spot: towards home
     assert push(5, 3, 3, True, 1) == 8 and push(5, 3, 3, False, 1) == 3  # never past the pusher
     assert tethered(9, 4, 2) == 6 and tethered(-1, 4, 2) == 2 and tethered(5, 4, 2) == 5
+
+
+def test_distance_forgets_the_float_drift_of_fractional_steps():
+    a, b = Fighter("a", 0, 0, 5), Fighter("b", 1, 1, 5)
+    b.pos = 10.0
+    for _ in range(14):  # 5/7 of a foot, 14 times: 9.999999999999998 by a float's rounding
+        a.pos += 5 / 7
+    assert a.pos != 10.0 and distance(a, b) == 0.0
+    b.pos = 20.0
+    assert distance(a, b) == 10.0
 
 
 def test_nearest_enemy_and_nearest_target_break_ties_by_order():
