@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from sim.rules.acs.movement import per_action
 from sim.rules.target10 import values
-from sim.rules.target10.hybrid_space import paces_per_action
 from sim.runner import run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS, scripted
@@ -24,9 +24,9 @@ HOLD = {"movement": "hold"}
 
 def test_paces_per_action_spreads_a_round_over_its_seconds_and_actions():
     # A human's Charge, 30 paces a round of 6 s: 5 paces a second, 2.5 an action with two.
-    assert paces_per_action(30, 6, 1) == 5
-    assert paces_per_action(30, 6, 2) == 2.5
-    assert paces_per_action(3, 6, 1) == 0.5
+    assert per_action(30, 6, 1) == 5
+    assert per_action(30, 6, 2) == 2.5
+    assert per_action(3, 6, 1) == 0.5
 
 
 def _charge_duel(close, options=None):

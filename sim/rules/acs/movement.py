@@ -43,6 +43,17 @@ CLOSE, FLEE, WITHDRAW = "close", "flee", "withdraw"
 MOVEMENTS = (CLOSE, FLEE, WITHDRAW)
 
 
+def per_action(per_round: float, round_seconds: float, actions: int) -> float:
+    """How far one action of a movement goes: a round's distance over its seconds and actions.
+
+    RULINGS part A: combatants "move during segments at their speed". A system that counts
+    distance per round (Target 10's paces, Proposition Three's feet) spreads it over the
+    ``round_seconds`` a round lasts on the clock, then over the mover's actions of a second; a
+    speed already per second (``percentile``) is a round of one second.
+    """
+    return per_round / round_seconds / actions
+
+
 class Space(Protocol):
     """The optional movement and range hooks of a resolution.
 

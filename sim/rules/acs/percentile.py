@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from sim.dice import DiceExpr
 from sim.rules.acs.models import PercentileCombatant, PercentileOptions
+from sim.rules.acs.movement import per_action
 from sim.rules.acs.narration import PERCENTILE_NARRATION
 from sim.rules.acs.spells import ALL_EFFECTS
 
@@ -233,7 +234,7 @@ class Percentile:
         movement: str,
     ) -> float:
         """``speed`` paces a second, spread evenly over its actions: any movement alike."""
-        return me.stats.speed / me.actions
+        return per_action(me.stats.speed, 1.0, me.actions)
 
     def defensive_maneuver(
         self, clock: AcsClock[PercentileStats, None], fighter: AcsFighter[PercentileStats, None]

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from sim.rules.acs.movement import per_action
 from sim.rules.prop3.character import AIM_ALWAYS, AIM_NEVER, Body, Profile
 from sim.rules.prop3.counters import counter_attack
 from sim.rules.prop3.fight import Fight, weapon_down
@@ -226,7 +227,7 @@ class Prop3Resolution:
         """
         body: HybridBody = me.state
         body.aim = None
-        return body.profile.speed / clock.options.round_seconds / me.actions
+        return per_action(body.profile.speed, clock.options.round_seconds, me.actions)
 
     def ready_shot(self, clock: AcsClock, me: AcsFighter, target: AcsFighter) -> bool:
         """Before a shot: pick up a dropped weapon, or aim (tactic ``aim``); True: not shooting.

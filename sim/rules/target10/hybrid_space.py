@@ -12,7 +12,7 @@ the ACS clock"):
 - fleeing is a Flee (``run_multiplier`` x ``speed`` a round), stepping back to keep a distance a
   Withdraw (``withdraw_paces`` a round);
 - a round's distance is spread over ``round_seconds`` seconds of the clock (clock option, default
-  6), and a second's over the mover's actions: :func:`paces_per_action`;
+  6), and a second's over the mover's actions: :func:`~sim.rules.acs.movement.per_action`;
 - reach is the melee weapon's, range the ranged weapon's while it has ammunition
   (:func:`~sim.rules.target10.ammunition.after_shot` counts it down); a firearm needs
   ``firearm_reload`` rounds, that many x ``round_seconds`` seconds of the clock, after each shot
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.dice import DiceExpr
 from sim.engine import SEGMENTS_PER_SECOND
-from sim.rules.acs.movement import CLOSE, FLEE
+from sim.rules.acs.movement import CLOSE, FLEE, per_action
 from sim.rules.target10.movements import run_paces
 
 if TYPE_CHECKING:
@@ -38,11 +38,6 @@ if TYPE_CHECKING:
 
 #: The replay's verbs: Target 10's own names of the movements.
 CHARGES, ADVANCES, FLEES, WITHDRAWS = "charges", "advances", "flees", "withdraws"
-
-
-def paces_per_action(round_paces: float, round_seconds: float, actions: int) -> float:
-    """How far one ACS action of a movement goes: a round's paces over its seconds and actions."""
-    return round_paces / round_seconds / actions
 
 
 def reload_segments(rounds: int, round_seconds: float) -> float:
@@ -153,7 +148,7 @@ class Target10Space:
         else:
             paces = space.withdraw_paces
             me.state.charging = False
-        return paces_per_action(paces, clock.options.round_seconds, me.actions)
+        return per_action(paces, clock.options.round_seconds, me.actions)
 
     def ready_shot(
         self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
