@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sim.records import combatant_records
-from sim.rules.target10.actions import take_damage
+from sim.rules.target10.actions import subdue_dealt, take_damage
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
 from tests.target10.t10_helpers import d6, d20, man, of, run, t10
@@ -101,6 +101,25 @@ def test_subdue_never_below_zero_and_unconscious():
                       d6(6, 1) + d20(20) + d6(6) + d6(5))
     assert f["B"].hp == 0 and f["B"].out == "unconscious"
     assert of(trace, "damage")[0].data["amount"] == 3 and f["B"].damage_taken == 3
+
+
+def test_a_subdue_deals_only_the_hit_points_left():
+    assert [subdue_dealt(5, left) for left in (8, 5, 3, 0, -2)] == [5, 5, 3, 0, 0]
+    # Alone in its step (the hit lands as it is rolled), the subduer is credited what it dealt.
+    _, _, f = run(t10([man("A", action="subdue")], [man("B", action="none", hp=3)]),
+                  d6(6, 1) + d20(20) + d6(6) + d6(5))
+    assert f["A"].damage_dealt == 3 and f["B"].damage_taken == 3
+
+
+def test_hits_of_one_step_land_together_kill_first_then_subdue():
+    # Equal initiative: A's Kill (4) and C's Subdue (6) land together on B (5 hp): the Kill
+    # first leaves 1, the Subdue deals that 1 and stops at 0.
+    red = [man("A"), man("C", action="subdue")]
+    blue = [man("B", action="none", hp=5)]
+    _, trace, f = run(t10(red, blue), d6(3, 3, 1) + d20(20) + d6(4) + d20(20) + d6(6) + d6(2))
+    assert f["B"].hp == 0 and f["B"].out == "unconscious"
+    assert f["A"].damage_dealt == 4 and f["C"].damage_dealt == 1
+    assert of(trace, "damage")[0].data["by"] == ["A", "C"]
 
 
 def test_unconscious_wakes_after_its_rounds_while_the_fight_goes_on():

@@ -8,7 +8,13 @@ from __future__ import annotations
 import pytest
 
 from sim.dice import Dice, DiceExpr
-from sim.rules.target10.combat_test import CombatTest, attack_modifier, damage_roll
+from sim.rules.target10.combat_test import (
+    CombatTest,
+    attack_modifier,
+    damage_amount,
+    damage_faces,
+    damage_roll,
+)
 from sim.rules.target10.combatant import Stats
 from sim.rules.target10.tests import roll_test
 from sim.rules.target10.values import ability_modifier, clamp, defense, fight
@@ -75,6 +81,29 @@ def test_damage_roll_adds_the_modifier_and_never_goes_below_the_minimum():
     assert damage_roll(Dice.from_faces([(1, 6)]), d6, -3, 1) == 1
     assert damage_roll(Dice.from_faces([(1, 6)]), d6, -3, 0) == 0
     assert damage_roll(Dice.from_faces([(3, 6), (4, 6)]), DiceExpr.parse("2d6+1"), 2, 1) == 10
+
+
+def test_damage_amount_adds_the_modifier_and_floors_at_the_minimum():
+    assert damage_amount(4, 2, 1) == 6
+    assert damage_amount(1, -3, 1) == 1
+    assert damage_amount(1, -3, 0) == 0
+    assert damage_amount(2, -3, -5) == -1  # a minimum below 0 is the modifier's to reach
+
+
+@pytest.mark.parametrize("expr", ["1d6", "1d4+1", "1d8-2", "1d10"])
+@pytest.mark.parametrize("mod", [-3, 0, 2])
+@pytest.mark.parametrize("minimum", [0, 1, 3])
+def test_damage_faces_are_what_damage_roll_rolls_on_each_face(expr, mod, minimum):
+    damage = DiceExpr.parse(expr)
+    faces = damage_faces(damage, mod, minimum)
+    assert faces is not None and len(faces) == damage.sides + 1
+    for face in range(1, damage.sides + 1):
+        rolled = damage_roll(Dice.from_faces([(face, damage.sides)]), damage, mod, minimum)
+        assert faces[face] == rolled == max(face + damage.modifier + mod, minimum)
+
+
+def test_damage_faces_leave_several_dice_to_damage_roll():
+    assert damage_faces(DiceExpr.parse("2d6"), 1, 1) is None
 
 
 def test_combat_test_succeeds_on_12_and_options_move_it():

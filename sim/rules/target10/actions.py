@@ -49,6 +49,11 @@ def defend_bonus(dexterity_mod: int, minimum: int = 1) -> int:
     return dexterity_mod if dexterity_mod > minimum else minimum
 
 
+def subdue_dealt(amount: int, left: int) -> int:
+    """What a Subdue of ``amount`` deals to a combatant with ``left`` hit points: it stops at 0."""
+    return amount if amount < left else (left if left > 0 else 0)
+
+
 def take_damage(
     hp: int, kill: int, subdue: int, zero_hp: str = "unconscious"
 ) -> tuple[int, str | None]:

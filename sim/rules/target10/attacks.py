@@ -37,7 +37,7 @@ from sim.rules.target10.combat_test import (
 )
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds
-from sim.rules.target10.effects import BREAK, PUSH, Effect
+from sim.rules.target10.effects import BREAK, PUSH, Effect, land_blow
 from sim.rules.target10.movements import MANEUVER, WITHDRAW
 from sim.rules.target10.moving import Origins
 from sim.rules.target10.parley import break_parley
@@ -45,8 +45,15 @@ from sim.rules.target10.state import RoundState
 from sim.rules.target10.tests import DIE
 
 
-def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Effect | None:
-    """Roll one attack against the state before the step; its effect, or None on a miss."""
+def attack(
+    rs: RoundState, f: T10Fighter, r: int, origin: Origins | None, alone: bool = False
+) -> Effect | None:
+    """Roll one attack against the state before the step; its effect, or None on a miss.
+
+    ``alone``: ``f`` is the step's only attacker, so nothing else in the step reads the state
+    before its hit, and a Kill or Subdue lands at once
+    (:func:`~sim.rules.target10.effects.land_blow`; None is returned).
+    """
     t = f.target
     if t is None or t.out is not None:
         t = rs.choose(f)
@@ -151,12 +158,19 @@ def attack(rs: RoundState, f: T10Fighter, r: int, origin: Origins | None) -> Eff
             return Effect(PUSH, f, t)
         return Effect(PUSH, f, t, also=BREAK if act == GRAPPLE and pinner is t else act)
     if damaging:
-        if ranged:
+        faces = s.ranged_faces if ranged else s.melee_faces
+        if faces is not None:
+            # damage_roll, its table by face (combat_test.damage_faces) looked up.
+            amount = faces[rs.dice.roll(len(faces) - 1)]
+        elif ranged:
             damage = s.ranged_damage
             assert damage is not None  # only a combatant with a ranged weapon has a range
             amount = damage_roll(rs.dice, damage, s.dex_mod, test.min_damage)
         else:
             amount = damage_roll(rs.dice, s.melee_damage, s.str_mod, test.min_damage)
+        if alone:
+            land_blow(rs, f, t, act, amount, r)
+            return None
         return Effect(act, f, t, amount)
     if act == GRAPPLE and pinner is t:
         return Effect(BREAK, f, t)

@@ -52,7 +52,7 @@ class CombatTest:
         zero_dead: a Kill that leaves exactly 0 hit points kills (``zero_hp: dead``).
         zero_hp: the same, as :func:`~sim.rules.target10.actions.take_damage` reads it
             (``dead`` or ``unconscious``), worked out once rather than on every hit.
-        tables: :func:`attack_rolls`' memo, by (value - defense, situational); not a rule.
+        tables: :func:`attack_rolls`' memo, by value - defense, then situational; not a rule.
     """
 
     need: int = 12
@@ -61,7 +61,7 @@ class CombatTest:
     min_damage: int = 1
     zero_dead: bool = False
     zero_hp: str = field(init=False, repr=False, compare=False)
-    tables: dict[tuple[int, int], tuple[D20Roll, ...]] = field(
+    tables: dict[int, dict[int, tuple[D20Roll, ...]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -109,22 +109,48 @@ def attack_rolls(
     out once per test and pair and then looked up: one call on the hot path instead of the
     modifier's and the clamp's.
     """
-    key = (value - defense, situational)
-    rolls = test.tables.get(key)
+    # Two int-keyed levels rather than one (difference, situational) key: no key tuple is made
+    # on every attack.
+    by_situational = test.tables.get(value - defense)
+    if by_situational is None:
+        by_situational = test.tables[value - defense] = {}
+    rolls = by_situational.get(situational)
     if rolls is None:
         rolls = outcomes(attack_modifier(value, defense, situational, test), test.need)
-        test.tables[key] = rolls
+        by_situational[situational] = rolls
     return rolls
+
+
+def damage_amount(rolled: int, ability_mod: int, minimum: int) -> int:
+    """A hit's damage from its weapon's roll: plus the ability modifier, never below ``minimum``."""
+    amount = rolled + ability_mod
+    return amount if amount > minimum else minimum
 
 
 def damage_roll(dice: Dice, damage: DiceExpr, ability_mod: int, minimum: int) -> int:
     """A hit's damage: the weapon's roll (1d6) plus the ability modifier, at least ``minimum``."""
     if damage.count == 1:
         # One die (1d6, nearly every weapon): rolled here, saving DiceExpr.roll's call per hit.
-        amount = dice.roll(damage.sides) + damage.modifier + ability_mod
-    else:
-        amount = damage.roll(dice) + ability_mod
-    return amount if amount > minimum else minimum
+        return damage_amount(dice.roll(damage.sides) + damage.modifier, ability_mod, minimum)
+    return damage_amount(damage.roll(dice), ability_mod, minimum)
+
+
+def damage_faces(damage: DiceExpr, ability_mod: int, minimum: int) -> tuple[int, ...] | None:
+    """A one-die weapon's damage by the face its die shows (index 0 unused); None for more dice.
+
+    The round rolls the die and reads the damage here, as the attack test reads its outcome by
+    face (:func:`attack_rolls`): :func:`damage_amount` is worked out once per face rather than
+    on every hit, and the same die is rolled as :func:`damage_roll` rolls it.
+    """
+    if damage.count != 1:
+        return None
+    return (
+        0,
+        *(
+            damage_amount(face + damage.modifier, ability_mod, minimum)
+            for face in range(1, damage.sides + 1)
+        ),
+    )
 
 
 #: Which weapon an attack uses (:func:`weapon_for`).

@@ -14,6 +14,7 @@ from sim.combatant import Fighter
 from sim.dice import DiceExpr
 from sim.rules.target10 import values
 from sim.rules.target10.actions import KILL, NONE, defend_bonus
+from sim.rules.target10.combat_test import damage_faces
 from sim.rules.target10.luck import SucceedPolicy, luck_cap
 from sim.rules.target10.models import succeed_policy
 from sim.rules.target10.movements import HOLD
@@ -53,6 +54,9 @@ class Stats:
     speed: float
     melee_damage: DiceExpr
     ranged_damage: DiceExpr | None
+    # Damage by the face of a one-die weapon (combat_test.damage_faces), None for several dice.
+    melee_faces: tuple[int, ...] | None
+    ranged_faces: tuple[int, ...] | None
     venturer: bool
     skill: int
     resist: int  # the TV others' negotiation is tested against
@@ -121,6 +125,8 @@ class Stats:
             speed=model.speed,
             melee_damage=melee,
             ranged_damage=shot,
+            melee_faces=damage_faces(melee, str_mod, options.min_damage),
+            ranged_faces=damage_faces(shot, dex_mod, options.min_damage) if shot else None,
             venturer=model.venturer,
             skill=model.skill,
             resist=tv_of(cha_mod, model.skill if model.venturer else 0),

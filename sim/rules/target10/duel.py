@@ -28,7 +28,7 @@ from sim.rules.target10.combat_test import (
     weapon_for,
 )
 from sim.rules.target10.combatant import T10Fighter
-from sim.rules.target10.effects import Effect, land, land_one
+from sim.rules.target10.effects import Effect, land, land_blow
 from sim.rules.target10.movements import HOLD
 from sim.rules.target10.state import ROUND_S, RoundState
 from sim.rules.target10.tests import DIE, D20Roll
@@ -39,7 +39,7 @@ INITIATIVE_DIE = 6
 class StaticDuel:
     """Plays the rounds of a static duel (see the module's docstring)."""
 
-    __slots__ = ("a", "a_rolls", "b", "b_rolls", "dice", "least", "state")
+    __slots__ = ("a", "a_kind", "a_rolls", "b", "b_kind", "b_rolls", "dice", "least", "state")
 
     def __init__(self, state: RoundState, a: T10Fighter, b: T10Fighter) -> None:
         self.state = state
@@ -55,6 +55,8 @@ class StaticDuel:
         b_sit = b.stats.situational + cover_modifier(a.stats.cover, False, cover_all)
         self.a_rolls = attack_rolls(a.stats.fight, b.dv, a_sit, test)
         self.b_rolls = attack_rolls(b.stats.fight, a.dv, b_sit, test)
+        self.a_kind = a.stats.fixed[1]  # Kill or Subdue, every round
+        self.b_kind = b.stats.fixed[1]
 
     def play(self, r: int) -> None:
         """Play round ``r`` of the duel."""
@@ -67,37 +69,47 @@ class StaticDuel:
         a.init = ia
         b.init = ib
         if ia == ib:
+            # One step: both attacks read the state before it, and their hits land together.
             a.actions_taken += 1
             b.actions_taken += 1
-            effects = [
-                e
-                for e in (self.strike(a, b, self.a_rolls, r), self.strike(b, a, self.b_rolls, r))
-                if e is not None
-            ]
+            a_hit = self.strike(a, b, self.a_rolls, r)
+            b_hit = self.strike(b, a, self.b_rolls, r)
+            effects = []
+            if a_hit is not None:
+                effects.append(Effect(self.a_kind, a, b, a_hit))
+            if b_hit is not None:
+                effects.append(Effect(self.b_kind, b, a, b_hit))
             if effects:
                 land(rs, effects, r)
         else:
             if ia > ib:
                 first, second, first_rolls, second_rolls = a, b, self.a_rolls, self.b_rolls
+                first_kind, second_kind = self.a_kind, self.b_kind
             else:
                 first, second, first_rolls, second_rolls = b, a, self.b_rolls, self.a_rolls
+                first_kind, second_kind = self.b_kind, self.a_kind
+            # Two steps: each hit lands as it is rolled.
             first.actions_taken += 1
-            effect = self.strike(first, second, first_rolls, r)
-            if effect is not None:
-                land_one(rs, effect, r)
+            amount = self.strike(first, second, first_rolls, r)
+            if amount is not None:
+                land_blow(rs, first, second, first_kind, amount, r)
             if second.out is None:
                 second.actions_taken += 1
-                effect = self.strike(second, first, second_rolls, r)
-                if effect is not None:
-                    land_one(rs, effect, r)
+                amount = self.strike(second, first, second_rolls, r)
+                if amount is not None:
+                    land_blow(rs, second, first, second_kind, amount, r)
         if rs.changed:
             rs.changed = False
             rs.combat.check_end((r + 1) * ROUND_S)
 
     def strike(
         self, f: T10Fighter, t: T10Fighter, rolls: tuple[D20Roll, ...], r: int
-    ) -> Effect | None:
-        """One attack of the duel, as :func:`~sim.rules.target10.attacks.attack` rolls it."""
+    ) -> int | None:
+        """One attack of the duel, as :func:`~sim.rules.target10.attacks.attack` rolls it.
+
+        Returns:
+            The damage of a hit, or None for a miss.
+        """
         f.attacks += 1
         t.attacked = r
         dice = self.dice
@@ -112,8 +124,10 @@ class StaticDuel:
                 return None
             f.luck -= 1
         f.hits += 1
-        amount = damage_roll(dice, s.melee_damage, s.str_mod, self.least)
-        return Effect(s.fixed[1], f, t, amount)
+        faces = s.melee_faces
+        if faces is not None:
+            return faces[dice.roll(len(faces) - 1)]  # damage_roll, its table looked up
+        return damage_roll(dice, s.melee_damage, s.str_mod, self.least)
 
 
 def static_duel(rs: RoundState) -> StaticDuel | None:

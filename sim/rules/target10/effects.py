@@ -28,6 +28,7 @@ from sim.rules.target10.actions import (
     KILL,
     SUBDUE,
     TRIP,
+    subdue_dealt,
     take_damage,
 )
 from sim.rules.target10.combatant import T10Fighter
@@ -67,16 +68,40 @@ class Effect:
 
 def land_one(rs: RoundState, effect: Effect, r: int) -> None:
     """Let a single successful attack take effect in round ``r``."""
+    kind = effect.kind
+    if kind in DAMAGING:
+        land_blow(rs, effect.by, effect.on, kind, effect.amount, r)
+        return
     t = effect.on
     if t.out is not None:
         return
-    damaging = effect.kind in DAMAGING
-    if t.luck > 0 and spend_on_hit(t.stats.luck_policy, damaging and t.hp - effect.amount <= 0):
+    if t.luck > 0 and spend_on_hit(t.stats.luck_policy, False):
         spend(rs, t, effect.by)
-    elif damaging:
-        hurt(rs, t, (effect,), r)
     else:
         apply(rs, effect, r)
+
+
+def land_blow(
+    rs: RoundState, by: T10Fighter, t: T10Fighter, kind: int, amount: int, r: int
+) -> None:
+    """A single Kill or Subdue of ``amount`` by ``by`` lands on ``t`` (its luck may ignore it).
+
+    What :func:`land_one` does with a damaging :class:`Effect`, taking the hit's parts: a hit
+    that lands alone as soon as it is rolled (the duel lane's, a step's only attacker's) needs
+    no :class:`Effect` made for it (a made object costs several times a call).
+    """
+    if t.out is not None:
+        return
+    hp = t.hp
+    if t.luck > 0 and spend_on_hit(t.stats.luck_policy, hp - amount <= 0):
+        spend(rs, t, by)
+        return
+    if kind == KILL:
+        by.damage_dealt += amount
+        wound(rs, t, amount, 0, (by,), r)
+    else:
+        by.damage_dealt += subdue_dealt(amount, hp)
+        wound(rs, t, 0, amount, (by,), r)
 
 
 def land(rs: RoundState, effects: list[Effect], r: int) -> None:
@@ -127,30 +152,42 @@ def spend(rs: RoundState, t: T10Fighter, attacker: T10Fighter) -> None:
 
 def hurt(rs: RoundState, t: T10Fighter, hits: Sequence[Effect], r: int) -> None:
     """Damaging hits on ``t`` land together: Kill damage first, then Subdue damage."""
-    hp = t.hp
     kill = 0
-    subdued = False
+    subdue = 0
     for h in hits:
         if h.kind == KILL:
             kill += h.amount
             h.by.damage_dealt += h.amount
         else:
-            subdued = True
-    subdue = 0
-    if subdued:
-        left = hp - kill
+            subdue += h.amount
+    if subdue:
+        left = t.hp - kill
         for h in hits:
             if h.kind == SUBDUE:
-                amount = h.amount
-                dealt = amount if amount < left else max(left, 0)
+                dealt = subdue_dealt(h.amount, left)
                 left -= dealt
-                subdue += amount
                 h.by.damage_dealt += dealt
+    # Who hit, Kill's first: only the replay reads it.
+    by = (
+        [h.by for h in hits if h.kind == KILL] + [h.by for h in hits if h.kind == SUBDUE]
+        if rs.tracing
+        else ()
+    )
+    wound(rs, t, kill, subdue, by, r)
+
+
+def wound(
+    rs: RoundState, t: T10Fighter, kill: int, subdue: int, by: Sequence[T10Fighter], r: int
+) -> None:
+    """``t`` takes Kill damage ``kill`` and Subdue damage ``subdue`` from ``by`` (Kill's first).
+
+    :func:`~sim.rules.target10.actions.take_damage` says what is left and whether ``t`` is out.
+    """
+    hp = t.hp
     after, how = take_damage(hp, kill, subdue, rs.rules.test.zero_hp)
     t.hp = after
     t.damage_taken += hp - after
     if rs.tracing:
-        by = [h.by for h in hits if h.kind == KILL] + [h.by for h in hits if h.kind == SUBDUE]
         rs.combat.emit(
             "damage",
             by[0] if len(by) == 1 else None,

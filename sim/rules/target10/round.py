@@ -195,7 +195,7 @@ class Rounds(RoundState):
             origin = move(self, step, r) if f.move != HOLD else None
             if f.act in ATTACKS:
                 f.actions_taken += 1
-                effect = attack(self, f, r, origin)
+                effect = attack(self, f, r, origin, alone=True)
                 if effect is not None:
                     land_one(self, effect, r)
                 return
