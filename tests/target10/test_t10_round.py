@@ -5,7 +5,12 @@ from __future__ import annotations
 import copy
 
 from benchmarks.bare_target10 import play_bare
+from sim.dice import Dice
+from sim.engine import Combat
 from sim.records import DRAW, combat_record, combatant_records
+from sim.rules.target10.duel import duel_plan, static_duel
+from sim.rules.target10.round import Rounds
+from sim.rules.target10.system import Target10Prepared
 from sim.runner import play, run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS
@@ -91,10 +96,32 @@ def test_the_fast_lane_gives_the_general_paths_results():
             assert combat_record(fast, k, 4) == combat_record(general, k, 4)
             assert combatant_records(fast, k, 4) == combatant_records(general, k, 4)
             assert [f.luck for f in fast.fighters] == [f.luck for f in general.fighters]
+        assert prepared.lane.known and prepared.lane.plan is not None  # the lane was taken
         if data is to_hit:
             spent = sum(3 - f.luck for k in range(300) for f in play(scenario, prepared, 4, k)
                         .fighters)
             assert spent > 100  # the luck-to-hit variant does spend its points
+
+
+def test_a_chunks_lane_memo_is_what_each_combat_would_find_for_itself():
+    duels = 0
+    for path in sorted(SCENARIOS.glob("t10-*.yaml")):
+        scenario = load_scenario(path)
+        prepared = scenario.system.prepare(scenario)
+        if not isinstance(prepared, Target10Prepared):
+            continue  # tests outside combat
+        for k in range(4):
+            dice = Dice(11, k)
+            combat = Combat(prepared.spawn(dice), scenario.side_names, dice, 60.0, None)
+            alone = duel_plan(Rounds(combat, prepared.rules))
+            shared = static_duel(Rounds(combat, prepared.rules, prepared.lane))
+            assert prepared.lane.known and prepared.lane.plan == alone
+            assert (shared is None) == (alone is None), path.name
+            if alone is not None and shared is not None:
+                assert (shared.a_rolls, shared.b_rolls) == (alone.a_rolls, alone.b_rolls)
+                assert (shared.a_kind, shared.b_kind) == (alone.a_kind, alone.b_kind)
+                duels += 1
+    assert duels >= 4  # the reference duel at least, each of its four combats
 
 
 def test_the_bare_benchmark_plays_the_same_duel():

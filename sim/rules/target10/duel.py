@@ -30,7 +30,7 @@ from sim.rules.target10.combat_test import (
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.effects import Effect, land, land_blow
 from sim.rules.target10.movements import HOLD
-from sim.rules.target10.state import ROUND_S, RoundState
+from sim.rules.target10.state import ROUND_S, DuelPlan, RoundState
 from sim.rules.target10.tests import DIE, D20Roll
 
 INITIATIVE_DIE = 6
@@ -41,22 +41,16 @@ class StaticDuel:
 
     __slots__ = ("a", "a_kind", "a_rolls", "b", "b_kind", "b_rolls", "dice", "least", "state")
 
-    def __init__(self, state: RoundState, a: T10Fighter, b: T10Fighter) -> None:
+    def __init__(self, state: RoundState, plan: DuelPlan, a: T10Fighter, b: T10Fighter) -> None:
         self.state = state
         self.a = a
         self.b = b
-        # Nothing in a static duel changes FIGHT, DEFENSE or the situational modifiers, so each
-        # side's combat test is the same every round: its rolls, by d20 face.
-        test = state.rules.test
         self.dice = state.dice
-        self.least = test.min_damage
-        cover_all = state.rules.cover_all
-        a_sit = a.stats.situational + cover_modifier(b.stats.cover, False, cover_all)
-        b_sit = b.stats.situational + cover_modifier(a.stats.cover, False, cover_all)
-        self.a_rolls = attack_rolls(a.stats.fight, b.dv, a_sit, test)
-        self.b_rolls = attack_rolls(b.stats.fight, a.dv, b_sit, test)
-        self.a_kind = a.stats.fixed[1]  # Kill or Subdue, every round
-        self.b_kind = b.stats.fixed[1]
+        self.least = state.rules.test.min_damage
+        self.a_rolls = plan.a_rolls
+        self.b_rolls = plan.b_rolls
+        self.a_kind = plan.a_kind
+        self.b_kind = plan.b_kind
 
     def play(self, r: int) -> None:
         """Play round ``r`` of the duel."""
@@ -131,7 +125,29 @@ class StaticDuel:
 
 
 def static_duel(rs: RoundState) -> StaticDuel | None:
-    """The duel lane, when the fight is a static duel from its start (see :class:`StaticDuel`)."""
+    """The duel lane, when the fight is a static duel from its start (see :class:`StaticDuel`).
+
+    The answer and the plan come from the chunk's :class:`LaneMemo` when the round has one
+    (:func:`duel_plan` works them out for its first combat).
+    """
+    memo = rs.lane
+    if memo is None:
+        plan = duel_plan(rs)
+    elif memo.known:
+        plan = memo.plan
+    else:
+        plan = memo.plan = duel_plan(rs)
+        memo.known = True
+    if plan is None:
+        return None
+    a, b = rs.fighters
+    a.target = b
+    b.target = a
+    return StaticDuel(rs, plan, a, b)
+
+
+def duel_plan(rs: RoundState) -> DuelPlan | None:
+    """The plan of a fight that is a static duel from its start, or None for any other fight."""
     fighters = rs.fighters
     if len(fighters) != 2:
         return None
@@ -150,6 +166,13 @@ def static_duel(rs: RoundState) -> StaticDuel | None:
             or f.out is not None
         ):
             return None
-    a.target = b
-    b.target = a
-    return StaticDuel(rs, a, b)
+    test = rs.rules.test
+    cover_all = rs.rules.cover_all
+    a_sit = a.stats.situational + cover_modifier(b.stats.cover, False, cover_all)
+    b_sit = b.stats.situational + cover_modifier(a.stats.cover, False, cover_all)
+    return DuelPlan(
+        a_rolls=attack_rolls(a.stats.fight, b.dv, a_sit, test),
+        b_rolls=attack_rolls(b.stats.fight, a.dv, b_sit, test),
+        a_kind=a.stats.fixed[1],
+        b_kind=b.stats.fixed[1],
+    )

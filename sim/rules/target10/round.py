@@ -50,7 +50,7 @@ from sim.rules.target10.effects import Effect, land, land_one
 from sim.rules.target10.movements import CHARGE, FLEE, HOLD, MOVEMENTS, TRAVEL
 from sim.rules.target10.moving import move, recover
 from sim.rules.target10.parley import escape, negotiate
-from sim.rules.target10.state import ROUND, ROUND_S, RoundRules, RoundState
+from sim.rules.target10.state import ROUND, ROUND_S, LaneMemo, RoundRules, RoundState
 
 __all__ = ["ROUND", "ROUND_S", "RoundRules", "Rounds"]
 
@@ -61,12 +61,15 @@ class Rounds(RoundState):
     Args:
         combat: the fight (its fighters are :class:`~sim.rules.target10.combatant.T10Fighter`).
         rules: the rule options.
+        lane: the chunk's memo of the duel lane (:class:`~sim.rules.target10.state.LaneMemo`).
     """
 
     __slots__ = ("history", "rounds")
 
-    def __init__(self, combat: Combat[T10Fighter], rules: RoundRules) -> None:
-        super().__init__(combat, rules)
+    def __init__(
+        self, combat: Combat[T10Fighter], rules: RoundRules, lane: LaneMemo | None = None
+    ) -> None:
+        super().__init__(combat, rules, lane)
         self.rounds = int(combat.time_limit_s // ROUND_S + 1e-9)
         # Tactics read what opponents declared last round: keep it only when someone looks.
         self.history = any(f.stats.decide is not None for f in self.fighters)

@@ -19,6 +19,7 @@ from sim.rules.target10.combat_test import CombatTest
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.models import CombatOptions
 from sim.rules.target10.movements import ADVANCE, CHARGE, MOVEMENTS
+from sim.rules.target10.tests import D20Roll
 
 #: Clock units in a round (one minute), and its game time in seconds.
 ROUND = 600
@@ -97,12 +98,45 @@ class RoundRules:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class DuelPlan:
+    """What a static duel's rounds keep from its start: each side's combat test and action.
+
+    Nothing in a static duel changes FIGHT, DEFENSE or the situational modifiers, so each side's
+    combat test is the same every round: its rolls, by d20 face. They depend only on the
+    scenario (stats, positions, options), as does whether a fight is a static duel at all, so a
+    chunk works them out for its first combat (:class:`LaneMemo`) and keeps them
+    (:mod:`~sim.rules.target10.duel`).
+    """
+
+    a_rolls: tuple[D20Roll, ...]
+    b_rolls: tuple[D20Roll, ...]
+    a_kind: int  # Kill or Subdue, every round
+    b_kind: int
+
+
+class LaneMemo:
+    """A chunk's answer to "is this scenario a static duel, and with which plan?", once known.
+
+    Every combat of a chunk starts from the same roster (hit points aside, which the duel's
+    checks and tables do not read), so the first combat's answer holds for all of them.
+    """
+
+    __slots__ = ("known", "plan")
+
+    def __init__(self) -> None:
+        self.known = False
+        self.plan: DuelPlan | None = None
+
+
 class RoundState:
     """One Target 10 combat in progress, as the round's concerns read and change it.
 
     Args:
         combat: the fight (its fighters are :class:`~sim.rules.target10.combatant.T10Fighter`).
         rules: the rule options.
+        lane: the chunk's memo of the duel lane (:class:`LaneMemo`),
+            shared by its combats; None: each combat looks for itself.
     """
 
     __slots__ = (
@@ -111,14 +145,18 @@ class RoundState:
         "dice",
         "fighters",
         "flight",
+        "lane",
         "rules",
         "run_multiplier",
         "sleepers",
         "tracing",
     )
 
-    def __init__(self, combat: Combat[T10Fighter], rules: RoundRules) -> None:
+    def __init__(
+        self, combat: Combat[T10Fighter], rules: RoundRules, lane: LaneMemo | None = None
+    ) -> None:
         self.combat = combat
+        self.lane = lane
         self.dice: Dice = combat.dice
         self.fighters: list[T10Fighter] = combat.fighters
         self.rules = rules

@@ -23,6 +23,7 @@ from sim.rules.target10.luck import luck_cap
 from sim.rules.target10.models import Combatant, CombatOptions, Tester, TestOptions
 from sim.rules.target10.narration import NARRATION, time_label
 from sim.rules.target10.round import RoundRules, Rounds
+from sim.rules.target10.state import LaneMemo
 
 
 class Target10Prepared:
@@ -32,6 +33,8 @@ class Target10Prepared:
         options = scenario.options
         assert isinstance(options, CombatOptions)  # options_model's choice for a combat
         self.rules = RoundRules.of(options)
+        # Whether its combats are static duels, and their plan: known after the first one.
+        self.lane = LaneMemo()
         distance = options.start_distance
         self.roster = []
         for spec in scenario.combatants:
@@ -56,7 +59,7 @@ class Target10Prepared:
 
     def start(self, combat: Combat[T10Fighter]) -> None:
         """Start the round process."""
-        Rounds(combat, self.rules).start()
+        Rounds(combat, self.rules, self.lane).start()
 
 
 class TestPrepared:
