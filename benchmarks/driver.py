@@ -43,9 +43,10 @@ from unittest.mock import patch
 import simpy
 from rich.table import Table
 
+import sim.engine
 import sim.rules.target10.round as t10_round
 from sim.api import simulate
-from sim.engine import SimPyInternals
+from sim.engine import CombatEnvironment, SimPyInternals
 from sim.parallel import available_cores
 from sim.rules import RULE_SYSTEMS
 from sim.runner import DEFAULT_CHUNK, run_chunk
@@ -173,8 +174,8 @@ def one_core_rates(
     }
 
 
-class _CountingEnvironment(simpy.Environment):
-    """A ``simpy.Environment`` that remembers itself, to count its events afterwards."""
+class _CountingEnvironment(CombatEnvironment):
+    """A combat's environment (a ``simpy.Environment``) that remembers itself, to count events."""
 
     made: ClassVar[list[simpy.Environment]] = []
 
@@ -186,7 +187,10 @@ class _CountingEnvironment(simpy.Environment):
 def events_per_combat(scenario: Any, play_bare: Any, combats: int) -> dict:
     """SimPy events processed per combat by the engine and by the bare loop."""
     counts: dict[str, float | None] = {}
-    with patch.object(simpy, "Environment", _CountingEnvironment):
+    with (
+        patch.object(simpy, "Environment", _CountingEnvironment),
+        patch.object(sim.engine, "CombatEnvironment", _CountingEnvironment),
+    ):
         for name, play in (("engine", None), ("bare", play_bare)):
             if name == "bare" and play_bare is None:
                 counts[name] = None
