@@ -72,7 +72,8 @@ class SimPyInternals:
     class WakeUp(Event):
         """An event that fires at ``time`` with ``priority`` (lower fires first at equal times).
 
-        One object and one heap push per wake-up: the cheapest event SimPy can process.
+        One object and one heap push per wake-up: the cheapest event SimPy can process. The
+        time is a whole number of segments, so its key on the queue is the time itself.
 
         Raises:
             ValueError: ``time`` is before the current time.
@@ -82,18 +83,18 @@ class SimPyInternals:
         _ok = True
         _value = None
 
-        def __init__(self, env: simpy.Environment, time: float, priority: int) -> None:
-            now = env._now
-            if time < now:
+        def __init__(self, env: simpy.Environment, time: int, priority: int) -> None:
+            if time < env._now:
                 raise ValueError(
-                    f"a wake-up at {time} is before the current time {now}: "
+                    f"a wake-up at {time} is before the current time {env._now}: "
                     "the clock never goes backwards"
                 )
             self.env = env
             self.callbacks = []
-            # env.schedule(self, priority, time - now), keyed exactly as it keys events.
+            # env.schedule(self, priority, time - now) keys it at now + (time - now): ``time``
+            # itself, as the clocks count time in whole segments (integers, no rounding).
             queue: list[Any] = env._queue
-            heappush(queue, (now + (time - now), priority, next(env._eid), self))
+            heappush(queue, (time, priority, next(env._eid), self))
 
     #: ``now_of(env)``: ``env.now`` (SimPy's current time), without the property's Python call.
     now_of = staticmethod(attrgetter("_now"))

@@ -183,11 +183,11 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
         self.prepared: bool = timing.prepared
         self.stats: StatsT = stats
         self.plan: list[int] = []
-        self.t0: float = 0
+        self.t0: int = 0
         self.rank = 0
         self.free = False
         self.winner = False
-        self.busy_end: float = -1
+        self.busy_end: int = -1
         self.def_t: float = -1
         self.def_used = 0
         self.version = 0
