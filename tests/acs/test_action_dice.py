@@ -9,7 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sim.dice import Dice
-from sim.rules.acs.action_dice import ActionDie, action_die, place_actions, roll_action_segments
+from sim.rules.acs.action_dice import (
+    ActionDie,
+    action_dice,
+    action_die,
+    place_actions,
+    roll_action_segments,
+)
 
 
 def no_reroll(sides: int) -> int:
@@ -98,19 +104,23 @@ def test_roll_action_segments_rolls_every_die_then_the_rerolls_from_one_stream()
     # The clock's call: three d10 faces 9, 10, 10 in order; the second 10 has nothing open
     # above it and is re-rolled from the same stream (10 again, then 2).
     dice = Dice.from_faces([(9, 10), (10, 10), (10, 10), (10, 10), (2, 10)])
-    segments, faces, log = roll_action_segments(action_die(3), 3, dice.roll)
+    segments, faces, log = roll_action_segments(action_die(3), (10, 10, 10), dice.roll)
     assert (segments, faces, log) == ([2, 9, 10], [9, 10, 10], [("reroll", 10, 2)])
     assert not dice._buffer
 
 
 def test_roll_action_segments_gives_a_giant_its_late_segments():
     dice = Dice.from_faces([(2, 4)])  # one action: a d4, face 2 is segment 8
-    assert roll_action_segments(action_die(1, giant=True), 1, dice.roll) == ([8], [2], [])
+    assert roll_action_segments(action_die(1, giant=True), (4,), dice.roll) == ([8], [2], [])
 
 
 def test_distinct_faces_keep_their_segments_without_rolling_more():
     dice = Dice.from_faces([(4, 6), (1, 6)])  # a giant's 2d6: faces 4 and 1
-    assert roll_action_segments(action_die(2, giant=True), 2, dice.roll) == ([5, 8], [4, 1], [])
+    assert roll_action_segments(action_die(2, giant=True), (6, 6), dice.roll) == (
+        [5, 8],
+        [4, 1],
+        [],
+    )
 
 
 @given(
@@ -123,7 +133,9 @@ def test_distinct_faces_keep_their_segments_without_rolling_more():
 def test_segments_stay_in_the_die_range_one_per_segment(actions, giant, mode, share, combat):
     dice = Dice(7, combat)
     die = action_die(actions, giant)
-    segments, faces, _ = roll_action_segments(die, actions, dice.roll, mode, 2 if share else 1)
+    segments, faces, _ = roll_action_segments(
+        die, action_dice(die, actions), dice.roll, mode, 2 if share else 1
+    )
     assert len(segments) == actions == len(faces)
     assert all(die.first_segment <= s <= 10 for s in segments)
     assert all(1 <= f <= die.sides for f in faces)
@@ -153,7 +165,7 @@ def test_roll_action_segments_places_its_faces_as_place_actions_does(
     tail = Dice(11, combat)
     rerolls = [(tail.roll(die.sides), die.sides) for _ in range(200)]
     got = roll_action_segments(
-        die, len(faces), Dice.from_faces(script + rerolls).roll, mode, per_segment
+        die, action_dice(die, len(faces)), Dice.from_faces(script + rerolls).roll, mode, per_segment
     )
     again = Dice.from_faces(rerolls)
     want = place_actions(faces, die, again.roll, mode, per_segment)
@@ -197,6 +209,7 @@ def test_chance_of_an_action_on_segment_one_matches_exact_value(actions):
     trials = 20_000
     hits = 0
     for k in range(trials):
-        segments, _, _ = roll_action_segments(action_die(actions), actions, Dice(2024, k).roll)
+        die = action_die(actions)
+        segments, _, _ = roll_action_segments(die, action_dice(die, actions), Dice(2024, k).roll)
         hits += segments[0] == 1
     assert within(hits, trials, exact)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import repeat
 
 SEGMENTS = 10
 MAX_CONCENTRATION = 5
@@ -51,6 +50,11 @@ def action_die(actions: int, giant: bool = False) -> ActionDie:
         return ActionDie(10, 0)
     sides = {1: 4, 2: 6, 3: 8}[actions]
     return ActionDie(sides, SEGMENTS - sides)
+
+
+def action_dice(die: ActionDie, actions: int) -> tuple[int, ...]:
+    """The dice a combatant rolls each second: one ``die`` per action, by their sides."""
+    return (die.sides,) * actions
 
 
 def place_actions(
@@ -114,7 +118,7 @@ def place_actions(
 
 def roll_action_segments(
     die: ActionDie,
-    actions: int,
+    dice: tuple[int, ...],
     roll: Callable[[int], int],
     duplicates: str = "slide",
     per_segment: int = 1,
@@ -123,7 +127,8 @@ def roll_action_segments(
 
     Args:
         die: the combatant's action die (:func:`action_die`).
-        actions: actions this second: one die each, rolled in order on ``dice``.
+        dice: the sides of each die rolled this second, one die per action, rolled in order
+            (:func:`action_dice`: ``die.sides`` once per action, made once per combatant).
         roll: rolls one face of a die with the given number of sides on the combat's stream
             (``Dice.roll``, taken once by the caller); a duplicate's re-rolls come from it
             too, after all faces.
@@ -133,7 +138,8 @@ def roll_action_segments(
     Returns:
         The segments (sorted), the faces first rolled, and the log of duplicate moves.
     """
-    faces = list(map(roll, repeat(die.sides, actions)))
+    faces = list(map(roll, dice))
+    actions = len(faces)
     if actions == 1 or len(set(faces)) == actions:
         # No two dice on one segment (most seconds): each die keeps the segment it shows, as
         # place_actions gives (a test holds the two together), and nothing more is rolled.

@@ -169,7 +169,7 @@ class AcsClock(Generic[StatsT, StateT]):
         tracing = combat.trace is not None
         for position, fighter in enumerate(able):
             segments, faces, moves = roll_action_segments(
-                fighter.die, fighter.actions, roll, duplicates, fighter.per_segment
+                fighter.die, fighter.action_dice, roll, duplicates, fighter.per_segment
             )
             busy_end = fighter.busy_end
             if tracing:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Generic
 from simpy import Process
 
 from sim.combatant import Fighter
-from sim.rules.acs.action_dice import ActionDie, action_die
+from sim.rules.acs.action_dice import ActionDie, action_dice, action_die
 from sim.rules.acs.resolution import StateT, StatsT
 from sim.rules.acs.spells import Special
 from sim.space import home_side
@@ -75,7 +75,7 @@ class Timing:
             defend=tactics.defend,
             ready_last_action=tactics.ready_last_action,
             die=die,
-            action_dice=(die.sides,) * model.actions,
+            action_dice=action_dice(die, model.actions),
             specials=specials,
             uses=tuple(special.uses for special in specials),
             closes=tactics.movement == "close",
