@@ -79,10 +79,6 @@ class SimPyInternals:
             ValueError: ``time`` is before the current time.
         """
 
-        # Born triggered with no value, like SimPy's Timeout: set once on the class.
-        _ok = True
-        _value = None
-
         def __init__(self, env: simpy.Environment, time: int, priority: int) -> None:
             if time < env._now:
                 raise ValueError(
@@ -91,6 +87,11 @@ class SimPyInternals:
                 )
             self.env = env
             self.callbacks = []
+            # Born triggered with no value, like SimPy's Timeout, and on the instance as it
+            # does: the run loop and each resumed process read both (an attribute of the class
+            # is read through the slow path, at about ten times the cost).
+            self._ok = True
+            self._value = None
             # env.schedule(self, priority, time - now) keys it at now + (time - now): ``time``
             # itself, as the clocks count time in whole segments (integers, no rounding).
             queue: list[Any] = env._queue

@@ -53,6 +53,7 @@ def run_through_public_simpy(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls[1] += 1
         self.env = env
         self.callbacks = []
+        self._ok, self._value = True, None  # born triggered, as SimPy's Timeout is
         env.schedule(self, priority, time - env.now)
 
     def now(env: simpy.Environment) -> float:
