@@ -395,8 +395,10 @@ def test_the_prop3_hybrid_takes_the_default_maneuver_its_defense_against_every_a
     combat = Combat(fighters, scenario.side_names, dice, scenario.time_limit_s, None)
     clock = AcsClock(combat, prepared.options, prepared.resolution)
     b = fighters[1]
-    assert clock.can_defend(b) and clock.can_defend(b)
-    b.def_used = 2  # both defensive actions of this segment used
+    assert clock.can_defend(b)
+    clock.defended(b)
+    assert clock.can_defend(b)
+    clock.defended(b)  # both defensive actions of this segment used
     assert not clock.can_defend(b)
     assert clock._maneuver is on_guard  # Proposition Three brings no hook of its own
     clock._maneuver(clock, b)

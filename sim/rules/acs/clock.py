@@ -397,12 +397,13 @@ class AcsClock(Generic[StatsT, StateT]):
         defend = target.defend
         if defend == "never":
             return False
-        now = now_of(self.env)
-        if target.def_t != now:
-            target.def_t = now
-            target.def_used = 0
-        allowed = target.actions + (self._extra_defense if target.winner else 0)
-        if target.def_used >= allowed and target.guarded != self.second:
+        # Defensive actions used count in the segment of the last one (``def_t``) only: most
+        # attacks meet a defender that has not defended yet in this segment.
+        if (
+            target.def_t == now_of(self.env)
+            and target.def_used >= target.actions + (self._extra_defense if target.winner else 0)
+            and target.guarded != self.second
+        ):
             return False
         if defend == "keep_actions":
             if target.busy_end >= 0 and self._disruption:
@@ -413,11 +414,16 @@ class AcsClock(Generic[StatsT, StateT]):
 
     def defended(self, target: AcsFighter[StatsT, StateT]) -> None:
         """Book-keep a defense roll: a defensive action used, an action lost, a disruption."""
-        target.def_used += 1
+        now = now_of(self.env)
+        if target.def_t == now:
+            target.def_used += 1
+        else:
+            target.def_t = now
+            target.def_used = 1
         target.defenses += 1
         if target.out is not None:
             return
-        segment = int(now_of(self.env) - target.t0) + 1
+        segment = int(now - target.t0) + 1
         plan = target.plan
         if plan and plan[0] == segment and self._costs_action:
             plan.pop(0)

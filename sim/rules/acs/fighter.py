@@ -188,7 +188,9 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
         self.free = False
         self.winner = False
         self.busy_end: int = -1
-        self.def_t: float = -1
+        #: The segment (its simulation time) of its last defense roll, and the defensive
+        #: actions it used in that segment.
+        self.def_t: int = -1
         self.def_used = 0
         self.version = 0
         self.specials = timing.specials
