@@ -177,7 +177,7 @@ def one_core_rates(
 class _CountingEnvironment(CombatEnvironment):
     """A combat's environment (a ``simpy.Environment``) that remembers itself, to count events."""
 
-    made: ClassVar[list[simpy.Environment]] = []
+    made: ClassVar[list[CombatEnvironment]] = []
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

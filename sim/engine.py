@@ -38,7 +38,7 @@ FIRST_RULE_PRIORITY = 2
 class SimPyInternals:
     """The one place where combatsim touches SimPy's private attributes, and why.
 
-    Three shortcuts through SimPy 4's internals, all on the hot path:
+    Four shortcuts through SimPy 4's internals, all on the hot path:
 
     - :meth:`run_until` is SimPy's ``env.run(until=end)`` with ``env.step`` inlined: the same
       order, the same handling of failed events, one method call (and its ``try``) less per
@@ -48,7 +48,9 @@ class SimPyInternals:
       give it, without the method call;
     - :attr:`now_of` reads the clock as ``env.now`` does, with a C ``attrgetter`` instead of
       the property's Python call (the ACS clock reads it on every attack and defense: 0.8%
-      fewer instructions per combat on the ACS duel, counted with callgrind).
+      fewer instructions per combat on the ACS duel, counted with callgrind);
+    - :meth:`drop_pending` empties the queue when the fight is over, so that a finished
+      combat's processes are freed at once, not by the garbage collector.
 
     Measured against plain ``env.run()`` and ``env.schedule`` (100 interleaved CPU-time rounds
     on a shared machine, 2026-11-30, medians of the paired ratios): the public path plays 5%
@@ -64,7 +66,9 @@ class SimPyInternals:
     - tests/test_engine_simpy.py plays every bundled scenario through these shortcuts and
       through plain ``env.run()`` and ``env.schedule``, and asserts the same traces and records;
     - a wake-up refuses a time in the past (SimPy's ``schedule`` would silently move the clock
-      backwards), so the inlined loop never sees the clock go back.
+      backwards), so the inlined loop never sees the clock go back;
+    - the same file checks that no process of a finished combat is left to the collector, and
+      that dropped events are not counted as processed.
     """
 
     __slots__ = ()
@@ -123,12 +127,30 @@ class SimPyInternals:
                 raise exc
 
     @staticmethod
-    def events_processed(env: simpy.Environment) -> int:
+    def drop_pending(env: CombatEnvironment) -> None:
+        """Drop the events still queued once a combat is over: none of them will ever happen.
+
+        SimPy holds an environment and its queued events, and a sleeping process and the event
+        it sleeps on, in reference cycles. Cut when the fight ends (each event's callbacks
+        dropped, the queue emptied), they no longer keep the combat's processes and fighters
+        alive until the garbage collector's next pass: all is freed as soon as the combat is
+        let go (0.9% fewer instructions per combat on the ACS duel, counted with callgrind).
+        How many were dropped is kept for :meth:`events_processed`.
+        """
+        queue: list[Any] = env._queue
+        for _, _, _, event in queue:
+            event.callbacks = None
+        env.dropped = len(queue)
+        queue.clear()
+
+    @staticmethod
+    def events_processed(env: CombatEnvironment) -> int:
         """How many events ``env`` has processed (for the benchmarks; draws one event id).
 
-        Every event, however scheduled, draws one id; those still queued never happened.
+        Every event, however scheduled, draws one id; those still queued, or dropped when the
+        combat ended, never happened.
         """
-        return next(env._eid) - len(env._queue)
+        return next(env._eid) - len(env._queue) - env.dropped
 
 
 #: An event that fires at ``time`` with ``priority``: ``WakeUp(env, time, priority)``.
@@ -153,6 +175,10 @@ class CombatEnvironment(simpy.Environment):
     use through SimPy's descriptor, as on any instance. 1.5% fewer instructions per combat on
     the ACS duel (callgrind). Nothing private is read or set.
     """
+
+    #: Events still queued when the combat ended, dropped unprocessed
+    #: (:meth:`SimPyInternals.drop_pending`).
+    dropped = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +233,7 @@ class Combat(Generic[F]):
         time_limit_s: float,
         trace: list[TraceEvent] | None = None,
     ) -> None:
-        self.env = CombatEnvironment()
+        self.env: CombatEnvironment = CombatEnvironment()
         self.dice = dice
         self.fighters = fighters
         self.side_names = side_names
@@ -346,4 +372,5 @@ class Combat(Generic[F]):
             return self
         start(self)
         SimPyInternals.run_until(self.env, self._end_event)
+        SimPyInternals.drop_pending(self.env)
         return self

@@ -4,13 +4,16 @@
 wake-ups straight onto SimPy's queue, reading SimPy's private attributes. These tests hold it to
 what it claims: every bundled scenario plays the same events, in the same order, with the same
 records, as through plain ``env.run(until=end)`` and ``env.schedule``; a traced run gives the
-same records as an untraced one; and a wake-up in the past is refused.
+same records as an untraced one; a wake-up in the past is refused; and what is still queued
+when a fight ends is dropped, with the processes sleeping on it.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Iterator
+from types import GeneratorType
 
 import pytest
 import simpy
@@ -154,3 +157,39 @@ def test_a_round_process_that_stops_early_stalls_the_combat():
 
     with pytest.raises(RuntimeError, match="combat stalled"):
         _combat().run(start)
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
+def test_a_finished_combat_leaves_no_process_to_the_garbage_collector(path):
+    # What is still queued when a fight ends is dropped with its sleeping processes: nothing
+    # of a combat's processes is left in a reference cycle for the collector to find.
+    scenario = load_scenario(path)
+    gc.collect()
+    flags = gc.get_debug()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # keep what any collection finds, to look at it
+    try:
+        records = run_chunk(scenario, SEED, 0, 5).records
+        gc.collect()
+        cyclic = [o for o in gc.garbage if isinstance(o, simpy.Process | GeneratorType)]
+    finally:
+        gc.set_debug(flags)
+        gc.garbage.clear()
+    assert len(records) == 5
+    assert cyclic == []
+
+
+def test_the_events_left_when_a_combat_ends_are_dropped_and_never_counted_as_processed():
+    def start(combat: Combat[Fighter]) -> None:
+        env = combat.env
+        WakeUp(env, 1, FIRST_RULE_PRIORITY).callbacks.append(
+            lambda _e: combat.finish("time_limit", 0.1)
+        )
+        WakeUp(env, 2, FIRST_RULE_PRIORITY).callbacks.append(lambda _e: pytest.fail("fired"))
+        WakeUp(env, 3, FIRST_RULE_PRIORITY)
+
+    combat = _combat().run(start)
+    assert combat.end_reason == "time_limit"
+    assert combat.env.peek() == math.inf
+    assert combat.env.dropped == 2
+    # The first wake-up, and the end event it triggered.
+    assert SimPyInternals.events_processed(combat.env) == 2

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, Generic
+from weakref import ref
 
 from simpy import Interrupt
 from simpy.events import NORMAL, Event
@@ -123,7 +124,7 @@ class AcsClock(Generic[StatsT, StateT]):
         env = self.env
         env.process(self._seconds())
         for fighter in self.combat.fighters:
-            fighter.proc = env.process(self._fighter(fighter))
+            fighter.proc = ref(env.process(self._fighter(fighter)))
 
     # -- seconds ---------------------------------------------------------------------------------
 
@@ -461,7 +462,9 @@ class AcsClock(Generic[StatsT, StateT]):
             target.actions_disrupted += 1
             if self.combat.trace is not None:
                 self.combat.emit("disrupted", target, segment=segment)
-            target.proc.interrupt("disrupted")
+            process = target.proc()
+            assert process is not None, "a fighter's process lives while it is in the fight"
+            process.interrupt("disrupted")
 
 
 def _aimed(special: Special | None) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic
+from weakref import ref
 
 from simpy import Process
 
@@ -141,8 +142,10 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
 
     #: The resolution's state of this combatant in this combat, set by its ``begin``.
     state: StateT
-    #: Its SimPy process, set when the clock starts.
-    proc: Process
+    #: Its SimPy process, set when the clock starts; held weakly, as the process holds the
+    #: fighter (a strong reference both ways would keep a finished combat alive until the
+    #: garbage collector's next pass).
+    proc: ref[Process]
     #: Whom it attacks: an ACS fighter like itself.
     target: AcsFighter[StatsT, StateT] | None
 
