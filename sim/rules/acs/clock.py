@@ -103,13 +103,14 @@ class AcsClock(Generic[StatsT, StateT]):
         self._disruption = options.disruption
         self._attack = resolution.attack
         self._maneuver = getattr(resolution, "defensive_maneuver", on_guard)
-        self._tracing = combat.trace is not None
+        #: Whether the combat records a trace (read on every attack).
+        self.tracing = combat.trace is not None
         self._spatial = space is not None
         #: Movement and range hooks (reach everywhere when positions do not matter).
         self.space: SpaceOf = space if space is not None else EVERYWHERE
-        #: The last second (0-based) in which a modifier or a defensive maneuver was taken: a
-        #: resolution reads its fighters' boosts only when this is the current second.
-        self.marked = -1
+        #: Whether a modifier or a defensive maneuver was taken this second: a resolution reads
+        #: its fighters' boosts only then (cleared as each second starts).
+        self.marked = False
 
     def start(self) -> None:
         """Set up the resolution's state, then start the seconds and one process per combatant."""
@@ -151,6 +152,7 @@ class AcsClock(Generic[StatsT, StateT]):
         roll = dice.roll
         combat = self.combat
         bonus = self._prepared_bonus
+        self.marked = False
         able: list[AcsFighter[StatsT, StateT]] = []
         totals: list[int] = []
         for f in combat.fighters:
@@ -369,13 +371,13 @@ class AcsClock(Generic[StatsT, StateT]):
             if completing:
                 if not in_reach(self, me, target):
                     # The target moved out of reach while the attack was under way.
-                    if self._tracing:
+                    if self.tracing:
                         self.combat.emit("escaped", me, target, segment=self.segment_now(me))
                     return
             elif engage(self, me, target):
                 return
         me.attacks += 1
-        if self._tracing:
+        if self.tracing:
             kind = "complete" if completing else "act"
             named: dict[str, object] = {} if name is None else {"action": name}
             if self._spatial and (gap := distance(me, target)) > me.reach:
@@ -444,7 +446,8 @@ class AcsClock(Generic[StatsT, StateT]):
             elif mode == "defensive_maneuver" and target.maneuver != self.second:
                 # "or by a defensive maneuver that requires a free action remaining in the
                 # second": taken at once; a fighter already maneuvering slides it instead.
-                target.maneuver = self.marked = self.second
+                target.maneuver = self.second
+                self.marked = True
                 target.actions_taken += 1
                 maneuvered = True
                 self._maneuver(self, target)

@@ -254,12 +254,11 @@ class Percentile:
         can_defend: bool,
     ) -> bool:
         """Resolve one attack; True when the target rolled a defense."""
-        combat = clock.combat
-        tracing = combat.trace is not None
+        tracing = clock.tracing
         dice = clock.dice
         mine = attacker.stats
         roll = dice.roll(D100)
-        marked = clock.marked == clock.second
+        marked = clock.marked
         if marked:
             # A maneuver or a modifier this second: the rule functions, not the tables.
             second = clock.second
@@ -270,7 +269,7 @@ class Percentile:
             total = roll + mine.attack_bonus
             hit = mine.hit_on[roll]
         if tracing:
-            combat.emit(
+            clock.combat.emit(
                 "attack", attacker, target, roll=roll, total=total, need=mine.to_hit, hit=hit
             )
         if not hit:
@@ -297,7 +296,7 @@ class Percentile:
                 defense_roll = dice.roll(D100)
                 held = defends(defense_roll, chance)
             if tracing:
-                combat.emit(
+                clock.combat.emit(
                     "defense", target, attacker, roll=defense_roll, chance=chance, success=held
                 )
             if held:
@@ -309,7 +308,7 @@ class Percentile:
             mine.excess_mode, mine.reduction, can_defend, target.stats.defense
         ):
             amount += excess_damage(total, mine.per_damage) if marked else mine.extra_on[roll]
-        combat.damage(attacker, target, amount)
+        clock.combat.damage(attacker, target, amount)
         return can_defend
 
 
