@@ -25,7 +25,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, Generic
 from weakref import ref
 
-from simpy import Interrupt
+from simpy import Interrupt, Process
 from simpy.events import NORMAL, Event
 
 # Perf (issue 11): the clock's time is read as now_of(env), env.now without the property call.
@@ -123,9 +123,9 @@ class AcsClock(Generic[StatsT, StateT]):
                 unit=self.space.distance_unit,
             )
         env = self.env
-        env.process(self._seconds())
+        Process(env, self._seconds())
         for fighter in self.combat.fighters:
-            fighter.proc = ref(env.process(self._fighter(fighter)))
+            fighter.proc = ref(Process(env, self._fighter(fighter)))
 
     # -- seconds ---------------------------------------------------------------------------------
 
