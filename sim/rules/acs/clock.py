@@ -45,9 +45,6 @@ if TYPE_CHECKING:
 #: SimPy priority of the combatant ranked first in ambition; the next ranked gets one more, ...
 RANK_PRIORITY = FIRST_RULE_PRIORITY
 
-# What a combatant's process wakes up for.
-_ACT, _COMPLETE = 0, 1
-
 
 def on_guard(clock: AcsClock[Any, Any], fighter: AcsFighter[Any, Any]) -> None:
     """The default defensive maneuver: defend every attack for the rest of the second.
@@ -224,8 +221,8 @@ class AcsClock(Generic[StatsT, StateT]):
         env = self.env
         combat = self.combat
         wake_up = WakeUp
-        # A one-segment attack that never readies and has no named actions: every action of
-        # the plan is an attack.
+        # A one-segment attack that never readies and has no named actions: every action it
+        # takes, the free action included, is an attack (what _act would choose).
         plain = not me.ready_last and me.attack_segments == 1 and not me.specials
         while True:
             if me.out is not None or combat.end_reason is not None:
@@ -241,18 +238,22 @@ class AcsClock(Generic[StatsT, StateT]):
                     wake = None
                 else:
                     wake = wake_up(env, busy_end, RANK_PRIORITY + me.rank)
-                    kind = _COMPLETE
+                    completes = True
             elif me.free:
                 # The ambition winner's free action, before anyone else's on segment 1. The
                 # start of the second has just resumed this process (SimPy's normal priority,
                 # ahead of every rank-ordered wake-up at this time; and only the winner acts
                 # before those), so it is taken at once.
                 me.free = False
-                self._act(me, True)
+                if plain:
+                    me.actions_taken += 1
+                    self.attack_now(me, True)
+                else:
+                    self._act(me, True)
                 continue
             elif me.plan:
                 wake = wake_up(env, me.t0 + me.plan[0] - 1, RANK_PRIORITY + me.rank)
-                kind = _ACT
+                completes = False
             else:
                 wake = None
             version = me.version
@@ -267,7 +268,7 @@ class AcsClock(Generic[StatsT, StateT]):
                 return
             if me.version != version:
                 continue  # a defense moved this action to a later segment
-            if kind == _ACT:
+            if not completes:
                 del me.plan[0]
                 if plain:
                     me.actions_taken += 1
