@@ -391,8 +391,12 @@ class AcsClock(Generic[StatsT, StateT]):
     # -- defenses --------------------------------------------------------------------------------
 
     def segment_now(self, fighter: AcsFighter[StatsT, StateT]) -> int:
-        """The segment (1..10) of the current second."""
-        return int(now_of(self.env) - fighter.t0) + 1
+        """The segment (1..10) of the current second.
+
+        The clock's times are whole segments (:class:`~sim.engine.WakeUp` takes integers), so
+        the difference of two times is one.
+        """
+        return now_of(self.env) - fighter.t0 + 1
 
     def can_defend(self, target: AcsFighter[StatsT, StateT]) -> bool:
         """Whether ``target`` has a defensive action left in this segment and wants to use it."""
@@ -427,7 +431,7 @@ class AcsClock(Generic[StatsT, StateT]):
         target.defenses += 1
         if target.out is not None:
             return
-        segment = int(now - target.t0) + 1
+        segment = now - target.t0 + 1
         plan = target.plan
         if plan and plan[0] == segment and self._costs_action:
             plan.pop(0)
