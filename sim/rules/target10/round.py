@@ -198,7 +198,7 @@ class Rounds(RoundState):
             origin = move(self, step, r) if f.move != HOLD else None
             if f.act in ATTACKS:
                 f.actions_taken += 1
-                effect = attack(self, f, r, origin, alone=True)
+                effect = attack(self, f, r, origin, True)  # alone in its step
                 if effect is not None:
                     land_one(self, effect, r)
                 return
