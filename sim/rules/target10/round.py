@@ -31,7 +31,9 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from sim.engine import Combat
+from simpy.events import NORMAL
+
+from sim.engine import Combat, wake_at
 from sim.rules.target10.actions import (
     ACTION_WORDS,
     ATTACKS,
@@ -81,7 +83,7 @@ class Rounds(RoundState):
     def run(self) -> Generator[Any, Any, None]:
         """The round process: a round at each round's start, until the end or the time limit."""
         combat = self.combat
-        timeout = combat.env.timeout
+        env = combat.env
         play = self.play
         if self.tracing is False:
             duel = static_duel(self)
@@ -91,7 +93,7 @@ class Rounds(RoundState):
             play(r)
             if combat.end_reason is not None:
                 return
-            yield timeout(ROUND)
+            yield wake_at(env, (r + 1) * ROUND, NORMAL)  # the next round's start
         combat.finish("time_limit", combat.time_limit_s)
 
     # -- a round ----------------------------------------------------------------------------------
