@@ -74,7 +74,11 @@ class Rounds(RoundState):
         super().__init__(combat, rules, lane)
         self.rounds = int(combat.time_limit_s // ROUND_S + 1e-9)
         # Tactics read what opponents declared last round: keep it only when someone looks.
-        self.history = any(f.stats.decide is not None for f in self.fighters)
+        self.history = False
+        for f in self.fighters:
+            if f.stats.decide is not None:
+                self.history = True
+                break
 
     def start(self) -> None:
         """Start the round process."""
@@ -103,7 +107,10 @@ class Rounds(RoundState):
         combat = self.combat
         if self.sleepers:
             wake(self, r)
-        able = [f for f in self.fighters if f.out is None]
+        able = []  # a plain loop: a comprehension makes a function and a frame every round
+        for f in self.fighters:
+            if f.out is None:
+                able.append(f)
         if self.history:
             for f in able:
                 f.last_move = f.move

@@ -181,7 +181,10 @@ class RoundState:
     def choose(self, me: T10Fighter) -> T10Fighter | None:
         """A new target for ``me`` by its tactics (None when no enemy is left)."""
         side = me.side
-        enemies = [f for f in self.fighters if f.out is None and f.side != side]
+        enemies = []  # a plain loop, as the round lists who is able
+        for f in self.fighters:
+            if f.out is None and f.side != side:
+                enemies.append(f)
         if not enemies:
             me.target = None
             return None
