@@ -96,12 +96,13 @@ def land_blow(
     if t.luck > 0 and spend_on_hit(t.stats.luck_policy, hp - amount <= 0):
         spend(rs, t, by)
         return
+    who = (by,) if rs.tracing else ()  # only the replay reads who hit
     if kind == KILL:
         by.damage_dealt += amount
-        wound(rs, t, amount, 0, (by,), r)
+        wound(rs, t, amount, 0, who, r)
     else:
         by.damage_dealt += subdue_dealt(amount, hp)
-        wound(rs, t, 0, amount, (by,), r)
+        wound(rs, t, 0, amount, who, r)
 
 
 def land(rs: RoundState, effects: list[Effect], r: int) -> None:
