@@ -50,12 +50,13 @@ class Matchup:
         attacks: the attack forms the weapon can make.
         allowed: ``[attack][defense]``: the defender's gear allows that defense.
         declarable: the defense forms allowed against at least one of the attacks.
+        answers: ``[attack]``: the defense forms allowed against that attack form.
         effects: the form table with this weapon and armor (``tactics.form_effects``).
         undefended: per attack form, the attacker's dice lost and wiggle with no defense form.
         size: the size modifiers (only with the option ``size_in_melee``).
     """
 
-    __slots__ = ("allowed", "attacks", "declarable", "effects", "size", "undefended")
+    __slots__ = ("allowed", "answers", "attacks", "declarable", "effects", "size", "undefended")
 
     def __init__(self, pa: Profile, pd: Profile, armed: bool, rules: Rules) -> None:
         self.attacks = [a for a, form in enumerate(ATTACK_FORMS) if attack_allowed(form, pa.weapon)]
@@ -64,6 +65,7 @@ class Matchup:
             self.attacks, pd.armor, pd.shield, weapon, rules.parry_bash_two_hands
         )
         self.declarable = [d for d in range(3) if any(row[d] for row in self.allowed)]
+        self.answers = [[d for d in range(3) if row[d]] for row in self.allowed]
         self.effects: FormTable = form_effects(pa.weapon, pd.armor, rules.armor_helps)
         self.undefended: tuple[Effect | None, ...] = tuple(
             weapon_effect(pa.weapon, pd.armor, rules.armor_helps, a) if a in self.attacks else None
@@ -222,7 +224,7 @@ def choose_defense(
     fight: Fight, tactic: int, m: Matchup, values: LazyValues, a: int | None
 ) -> int | None:
     """The defense form by the defender's tactic (declared first if ``a`` is None)."""
-    choices = m.declarable if a is None else [d for d in range(3) if m.allowed[a][d]]
+    choices = m.declarable if a is None else m.answers[a]
     if not choices:
         return None
     if tactic >= 0 and tactic in choices:

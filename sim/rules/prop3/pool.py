@@ -244,6 +244,11 @@ class Result:
         third = rank % FACE_BASE
         return cls(kind, face, None if third == 0 else 100 - third)
 
+    def __hash__(self) -> int:
+        # Equal results have equal ranks and unequal ones unequal ranks: the rank is the hash
+        # (the defense policies' cache hashes a result on every defense; no tuple is made).
+        return self.rank
+
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Result):
             return NotImplemented

@@ -177,8 +177,14 @@ def first_attack(values, undefended, attacks, allowed) -> int:
     """Attack form declared first: the best worst case over the defender's best answers."""
     best, choice = None, attacks[0]
     for a in attacks:
-        answers = [values[a][d] for d in range(3) if allowed[a][d]]
-        worst = min(answers) if answers else undefended[a]
+        # The defender's best answer (plain loops: this runs on every declaration).
+        worst = None
+        row, ok = values[a], allowed[a]
+        for d in range(3):
+            if ok[d] and (worst is None or row[d] < worst):
+                worst = row[d]
+        if worst is None:
+            worst = undefended[a]
         if best is None or worst > best:
             best, choice = worst, a
     return choice
@@ -208,8 +214,12 @@ def first_defense(values, undefended, attacks, allowed, declarable, redeclare) -
     """Defense form declared first: the lowest best-attack value over the declarable forms."""
     best, choice = None, None
     for d in declarable:
-        worst = max(_against(values, undefended, a, d, allowed, redeclare) for a in attacks)
-        if best is None or worst < best:
+        worst = None  # the attacker's best attack against it
+        for a in attacks:
+            value = _against(values, undefended, a, d, allowed, redeclare)
+            if worst is None or value > worst:
+                worst = value
+        if best is None or (worst is not None and worst < best):
             best, choice = worst, d
     return choice
 
