@@ -89,6 +89,17 @@ def test_result_rank_round_trips():
         assert Result.from_rank(result.rank) == result
 
 
+def test_equal_results_and_only_they_hash_alike():
+    # The hash is the rank: a dict or cache keyed by results tells every result apart.
+    results = [NOTHING] + [P(f, t) for f in (1, 6, 12) for t in (None, 1, 5, 12) if t != f]
+    results += [T(f) for f in (1, 6, 12)] + [Result.triple(4, 2), Result.triple(4, 3)]
+    for a in results:
+        for b in results:
+            assert (hash(a) == hash(b)) == (a == b), (a, b)
+        assert hash(Result(a.kind, a.face, a.third)) == hash(a)
+    assert len(set(results)) == len(results)
+
+
 def test_results_must_be_well_formed():
     with pytest.raises(ValueError):
         Result(Kind.NOTHING, 3)
