@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import sim.rules.target10.duel as duel
-from benchmarks import count_play, instructions
+from benchmarks import count_play, driver, instructions
 from tests.conftest import ROOT
 
 T10 = ROOT / "scenarios" / "t10-cole-vs-francois.yaml"
@@ -32,6 +32,12 @@ def test_the_engine_takes_the_duel_lane_and_the_general_path_does_not(monkeypatc
 
 def test_the_bare_loop_is_played_from_its_file(monkeypatch):
     assert count_play.play(ROOT / "benchmarks" / "bare_target10.py", "bare", 1, 2) == 3
+
+
+def test_the_counted_combats_are_the_benchs():
+    # count_play keeps its own copy of the bench's seed so as not to import the driver (and
+    # pandas) under callgrind: the two must not drift apart.
+    assert count_play.SEED == driver.SEED
 
 
 def test_callgrinds_count_is_read_from_its_report():
