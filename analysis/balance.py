@@ -39,15 +39,15 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 
 from analysis.sweep import Parameter, plan_sweep, run_sweep
-from sim.errors import EXIT_BAD_INPUT, CommandError
-from sim.records import combat_columns
+from sim.engine.errors import EXIT_BAD_INPUT, CommandError
 from sim.rules.wording import possessive
+from sim.run.records import combat_columns
+from sim.run.summary import wilson_interval
 from sim.scenario.loader import load_scenario
 from sim.scenario.overrides import get_value
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
-from sim.scenario.sweep import SweepModel
-from sim.summary import wilson_interval
+from sim.scenario.sweep_section import SweepModel
 
 CONFIDENCE = 0.95
 METHOD = (
@@ -395,7 +395,7 @@ def find_balance(
         seed: the seed (default: the scenario's); the same at every value.
         label: the parameter's name in tables and plots (default: the ``label`` the
             scenario's sweep gives this path, else the path).
-        **options: passed on to :func:`sim.api.simulate` (e.g. ``workers=``).
+        **options: passed on to :func:`sim.run.api.simulate` (e.g. ``workers=``).
 
     Raises:
         ScenarioError: the path or a value in the range does not give a valid scenario.

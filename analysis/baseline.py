@@ -44,14 +44,14 @@ from analysis.compare import (
     play_range,
     points,
 )
-from sim.errors import CommandError
-from sim.files import write_text
-from sim.outdir import FolderLock
-from sim.records import DRAW
+from sim.engine.errors import CommandError
+from sim.run.files import write_text
+from sim.run.outdir import FolderLock
+from sim.run.records import DRAW
+from sim.run.summary import summarize
+from sim.run.version import __version__
 from sim.scenario.loader import load_scenario
 from sim.scenario.variants import arms, variant_names, variant_overrides
-from sim.summary import summarize
-from sim.version import __version__
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -198,7 +198,7 @@ def record_baseline(
 
 
 def write_baseline(baseline: dict[str, Any], path: str | Path) -> Path:
-    """Write a baseline file atomically, holding its folder's lock (:mod:`sim.outdir`).
+    """Write a baseline file atomically, holding its folder's lock (:mod:`sim.run.outdir`).
 
     Raises:
         WriteError: the file cannot be written (the message names the path and the cause).

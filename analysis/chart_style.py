@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 from scipy.stats import t as student_t
 
-from sim.records import DRAW
+from sim.run.records import DRAW
 
 #: File formats :func:`analysis.plots.save_figure` writes by default.
 FORMATS = ("png", "svg")

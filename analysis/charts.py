@@ -27,7 +27,7 @@ from analysis.plots import (
 )
 from analysis.results import Results
 from analysis.sweep import win_rates
-from sim.summary import DEFINITIONS
+from sim.run.summary import DEFINITIONS
 
 
 def standard_plots(results: Results) -> list[Plot]:

@@ -47,13 +47,13 @@ from scipy.stats import t as student_t
 
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, PreciseRun, run_until_precise
 from analysis.results import made_with, write_results
-from sim.records import DRAW
-from sim.runner import range_records
+from sim.run.records import DRAW
+from sim.run.runner import range_records
+from sim.run.summary import CONFIDENCE, summarize, wilson_interval
+from sim.run.tables import outcomes_frame
 from sim.scenario.loader import load_scenario
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.variants import arms as variant_arms
-from sim.summary import CONFIDENCE, summarize, wilson_interval
-from sim.tables import outcomes_frame
 
 if TYPE_CHECKING:
     from sim.scenario.schema import Scenario

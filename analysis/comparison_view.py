@@ -26,7 +26,7 @@ from analysis.chart_style import (
 from analysis.compare import ALPHA, BASE, Comparison, compare_outcomes, points
 from analysis.results import Results, ResultsError
 from analysis.sweep import win_rates
-from sim.records import DRAW
+from sim.run.records import DRAW
 
 
 def comparison_of(results: Results) -> Comparison:

@@ -7,7 +7,7 @@ axes, labels, series and error bars, and :func:`save_figure` writes PNG and SVG.
 Each chart says what it shows: an *estimate* carries its 95% interval (Wilson for win rates,
 Student's t for a mean, the Dvoretzky-Kiefer-Wolfowitz band for a survival curve, which holds for
 the whole curve at once), and a histogram is named a *distribution* of single fights. Statistics
-shared with the tables (``hp left``, ``survivors``) are the ones :data:`sim.summary.DEFINITIONS`
+shared with the tables (``hp left``, ``survivors``) are the ones :data:`sim.run.summary.DEFINITIONS`
 defines, so chart and table give the same number. Categories (a swept option such as
 ``lowest_three`` / ``best_set``) are drawn as points with error bars, never joined by a line;
 whole-number parameters get whole-number ticks; every line colour has a contrast of at least 3:1
@@ -42,8 +42,8 @@ from analysis.chart_style import (
     wrapped_title,
 )
 from analysis.sweep import win_rates
-from sim.files import make_folder, write_atomically
-from sim.records import DRAW
+from sim.run.files import make_folder, write_atomically
+from sim.run.records import DRAW
 
 if TYPE_CHECKING:
     from analysis.balance import BalanceResult
@@ -556,7 +556,7 @@ def save_figure(
         def fill(handle: IO[bytes], data: bytes = data) -> None:
             handle.write(data)
 
-        # Whole or not at all, never through a link planted at the name (sim.files).
+        # Whole or not at all, never through a link planted at the name (sim.run.files).
         written.append(write_atomically(directory / f"{stem}.{fmt}", fill))
     return written
 

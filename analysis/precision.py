@@ -13,7 +13,7 @@ symmetric about the estimate; this is the half of their length). Stopping depend
 widths, which move little with the estimates, so the repeated looks barely bias the coverage.
 
 :func:`run_until_precise` knows nothing of scenarios: :func:`run_to_precision` (``run
---precision``) wires it with :func:`sim.api.simulate` and :func:`win_rate_intervals`;
+--precision``) wires it with :func:`sim.run.api.simulate` and :func:`win_rate_intervals`;
 :func:`analysis.sweep.sweep_to_precision` with every point of a sweep;
 :func:`analysis.compare.compare` with all arms of a comparison and their paired intervals.
 """
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.api import RunResult, simulate
-from sim.runner import range_records
+from sim.run.api import RunResult, simulate
+from sim.run.runner import range_records
+from sim.run.summary import summarize, wilson_interval
+from sim.run.tables import outcomes_frame
 from sim.scenario.loader import load_scenario
 from sim.scenario.schema import Scenario
-from sim.summary import summarize, wilson_interval
-from sim.tables import outcomes_frame
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,7 +41,7 @@ DEFAULT_BATCH = 1000
 #: Cap on the number of combats unless told otherwise.
 DEFAULT_MAX_RUNS = 100_000
 
-#: The confidence level of the intervals made narrow by default (as in sim.summary).
+#: The confidence level of the intervals made narrow by default (as in sim.run.summary).
 CONFIDENCE = 0.95
 
 Interval = tuple[float, float]
@@ -161,7 +161,7 @@ class PreciseRunResult:
     """A run played to a target precision.
 
     Attributes:
-        result: the run, as :func:`sim.api.simulate` gives it; its summary has a ``precision``
+        result: the run, as :func:`sim.run.api.simulate` gives it; its summary has a ``precision``
             entry (:meth:`PreciseRun.to_dict`).
         ran: how the batches ended (:meth:`PreciseRun.describe` says it in a sentence).
     """
@@ -182,7 +182,7 @@ def run_to_precision(
 ) -> PreciseRunResult:
     """Play batches of one seed stream until every side's win-rate interval is narrow enough.
 
-    ``run --precision`` in the library: each batch is a :func:`sim.api.simulate` of the next
+    ``run --precision`` in the library: each batch is a :func:`sim.run.api.simulate` of the next
     combat indices (so the rows are those of a fixed run of as many combats), and the summary
     is computed once, over all of them.
 

@@ -39,13 +39,13 @@ from analysis.sensitivity_plots import report_section as sensitivity_section
 from analysis.sweep import win_rates
 from analysis.tournament_report import is_tournament, write_tournament_report
 from analysis.verdict import run_verdict, sweep_verdict
-from sim.files import write_text
-from sim.outdir import FolderLock
-from sim.records import DRAW
+from sim.run.files import write_text
+from sim.run.outdir import FolderLock
+from sim.run.records import DRAW
+from sim.run.summary import DEFINITIONS, summarize
+from sim.run.version import __version__
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import ScenarioError
-from sim.summary import DEFINITIONS, summarize
-from sim.version import __version__
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
@@ -84,7 +84,7 @@ def write_report(
 ) -> Path:
     """Write the report of a results directory (default: ``RESULTS/report.html``).
 
-    It is written whole or not at all, under the folder's lock (:mod:`sim.outdir`).
+    It is written whole or not at all, under the folder's lock (:mod:`sim.run.outdir`).
 
     Raises:
         WriteError: the report cannot be written (the message names it and the cause).
@@ -306,7 +306,7 @@ def _summary_tables(results: Results) -> str:
     return _table("summary", rows, header)
 
 
-#: The columns of a run's summary table (defined in :data:`sim.summary.DEFINITIONS`).
+#: The columns of a run's summary table (defined in :data:`sim.run.summary.DEFINITIONS`).
 RUN_HEADER = ["side", "wins", "win rate", "95% CI (Wilson)", "survivors", "hp left"]
 
 #: The columns of the sweep and per-combatant tables, defined for the report.

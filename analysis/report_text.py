@@ -1,6 +1,6 @@
 """The summary of a run as a table on the terminal (rich), with its columns defined under it.
 
-The columns are those of :data:`sim.summary.DEFINITIONS`; the footnote says the one thing a
+The columns are those of :data:`sim.run.summary.DEFINITIONS`; the footnote says the one thing a
 reader cannot guess, that ``survivors`` and ``hp left`` are means over *all* combats.
 """
 
@@ -44,7 +44,7 @@ def summary_table(
     console.print(FOOTNOTE, highlight=False)
 
 
-#: Under the table: what ``survivors`` and ``hp left`` are (see ``sim.summary.DEFINITIONS``).
+#: Under the table: what ``survivors`` and ``hp left`` are (see ``sim.run.summary.DEFINITIONS``).
 FOOTNOTE = (
     "survivors: mean number standing at the end, over all combats (0 when lost)\n"
     "hp left: mean hit points of those standing, over all combats (0 when lost)"

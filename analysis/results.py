@@ -30,13 +30,13 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from sim.chunks import part_start
-from sim.errors import CommandError
-from sim.files import write_text
-from sim.outdir import FolderLock
-from sim.store import ResultsWarning
-from sim.tables import save_frame
-from sim.version import __version__
+from sim.engine.errors import CommandError
+from sim.run.chunks import part_start
+from sim.run.files import write_text
+from sim.run.outdir import FolderLock
+from sim.run.store import ResultsWarning
+from sim.run.tables import save_frame
+from sim.run.version import __version__
 
 #: Columns every outcome table has; a file without them is not combatsim output.
 REQUIRED = ("combat", "winner", "duration_s")

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 
 from analysis.sensitivity import Factor, sobol_design
+from sim.run.store import scenario_digest
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
 from sim.scenario.sensitivity_section import SensitivityModel, current_value, study_base
-from sim.store import scenario_digest
 
 #: The format of a study's manifest (``study.json``).
 FORMAT = "combatsim-sensitivity/1"

@@ -3,13 +3,13 @@
 A study (:mod:`sim.scenario.sensitivity_section` says how it is declared) plays the scenario at
 many points: the scenario as written, each parameter alone at its low and high end (the
 one-at-a-time points, ``oat_runs`` combats each) and every row of a Sobol design over the joint
-ranges (``runs`` combats each). Every point is an ordinary run of :func:`sim.api.simulate`, with
+ranges (``runs`` combats each). Every point is an ordinary run of :func:`sim.run.api.simulate`, with
 the study's seed, so combat *k* has the same dice stream at every point (common random numbers)
 and the results are the same whatever the workers. Points that set the same values (whole
 numbers repeat) are played once.
 
 With a folder (``out``), every point streams into ``OUT/points/pNNNNN/`` as a run directory
-(:mod:`sim.store`): a study stopped half-way continues where it stopped when started again with
+(:mod:`sim.run.store`): a study stopped half-way continues where it stopped when started again with
 the same folder, playing only the chunks that are missing. The points are planned in
 :mod:`analysis.sensitivity_plan`, the maths is in :mod:`analysis.sensitivity`, the charts and
 the report section in :mod:`analysis.sensitivity_plots`.
@@ -41,12 +41,12 @@ from analysis.sensitivity import (
     verdict,
 )
 from analysis.sensitivity_plan import StudyPlan, StudyPoint, plan_study
-from sim.api import RunResult, simulate
-from sim.errors import CommandError
-from sim.files import write_text
-from sim.runner import DEFAULT_CHUNK
-from sim.summary import wilson_interval
-from sim.tables import save_frame
+from sim.engine.errors import CommandError
+from sim.run.api import RunResult, simulate
+from sim.run.files import write_text
+from sim.run.runner import DEFAULT_CHUNK
+from sim.run.summary import wilson_interval
+from sim.run.tables import save_frame
 
 __all__ = [
     "Study",
@@ -255,7 +255,7 @@ def run_study(
         out: a folder to stream the points into and continue from (None: in memory).
         fresh: start over in ``out`` instead of continuing the study found there.
         on_point: called after each point (progress).
-        **options: passed on to :func:`sim.api.simulate` (``workers``, ``scheduler``,
+        **options: passed on to :func:`sim.run.api.simulate` (``workers``, ``scheduler``,
             ``chunk_size``, ``force``).
 
     Raises:

@@ -30,13 +30,13 @@ from analysis.precision import (
     win_rate_intervals,
 )
 from analysis.results import run_meta, write_results
-from sim.api import RunResult, simulate
-from sim.records import DRAW
+from sim.run.api import RunResult, simulate
+from sim.run.records import DRAW
+from sim.run.summary import summarize, wilson_interval
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
-from sim.scenario.sweep import SweepModel, base_data
-from sim.summary import summarize, wilson_interval
+from sim.scenario.sweep_section import SweepModel, base_data
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,7 @@ def run_point(
 
     The same indices give the same seeds at every point, so a sweep run in batches (``start``
     moving on) plays exactly the combats of one long run. ``options`` go to
-    :func:`sim.api.simulate` (e.g. ``workers=``, ``scheduler=`` where it has them).
+    :func:`sim.run.api.simulate` (e.g. ``workers=``, ``scheduler=`` where it has them).
     """
     stop = point.scenario.runs if stop is None else stop
     if stop <= start:
@@ -243,7 +243,7 @@ def run_sweep(
         start: the first combat index (for batches).
         detail: also build the per-combatant table.
         on_point: called after each point (progress).
-        **options: passed on to :func:`sim.api.simulate` (e.g. ``workers=``).
+        **options: passed on to :func:`sim.run.api.simulate` (e.g. ``workers=``).
     """
     runs = plan.runs if runs is None else runs
     seed = plan.scenario.seed if seed is None else seed
@@ -293,7 +293,7 @@ def sweep_to_precision(
         max_runs: the cap on combats per point.
         batch: combats per point in each batch.
         on_batch: called after each batch with the combats played and the widest half-width.
-        **options: passed on to :func:`sim.api.simulate` (e.g. ``workers=``).
+        **options: passed on to :func:`sim.run.api.simulate` (e.g. ``workers=``).
     """
     seed = plan.scenario.seed if seed is None else seed
 

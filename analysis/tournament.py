@@ -4,7 +4,7 @@ A scenario's ``strategies:`` section (:mod:`sim.scenario.strategies`) names each
 alternatives. :func:`run_tournament` plays every *cell* (a row strategy of the first side against
 a column strategy of the second) with the same combat indices and seed, so combat *k* of every
 cell draws from the stream ``(seed, k)``: common random numbers, as ``compare`` and ``sweep``
-use. Each cell is an ordinary run (:func:`sim.api.simulate`): on every core, streamed chunk by
+use. Each cell is an ordinary run (:func:`sim.run.api.simulate`): on every core, streamed chunk by
 chunk into ``OUT/cells/ROW.vs.COLUMN/combats-FIRST-STOP/`` when an output folder is given, and
 resumed from there (a cell whose combats are on disk is read back, not played again).
 
@@ -39,7 +39,7 @@ from analysis.game import (
 )
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_until_precise
 from analysis.tournament_result import COLUMN_WON, DRAWN, PAYOFFS, ROW_WON, Tournament
-from sim.api import simulate
+from sim.run.api import simulate
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.scenario.strategies import Strategy, cell_data, strategies_of
@@ -107,11 +107,11 @@ def play_cells(
 ) -> np.ndarray:
     """The outcome of combats ``start .. stop - 1`` in every cell, ``[row, column, combat]``.
 
-    Each cell is a :func:`sim.api.simulate` of its scenario (``engine``: ``workers``,
+    Each cell is a :func:`sim.run.api.simulate` of its scenario (``engine``: ``workers``,
     ``scheduler``, ``chunk_size``); with ``out``, streamed into its folder and resumed from it.
 
     Raises:
-        sim.api.RunInterrupted: Ctrl-C; with ``out``, the chunks finished are on disk.
+        sim.run.api.RunInterrupted: Ctrl-C; with ``out``, the chunks finished are on disk.
     """
     outcomes = np.empty((len(plan.rows), len(plan.columns), stop - start), dtype=np.int8)
     total = len(plan.rows) * len(plan.columns)
@@ -238,7 +238,7 @@ def run_tournament(
         **engine: how cells are played (``workers``, ``scheduler``, ``chunk_size``).
 
     Raises:
-        sim.api.RunInterrupted: Ctrl-C; with ``out``, every chunk finished is on disk and the
+        sim.run.api.RunInterrupted: Ctrl-C; with ``out``, every chunk finished is on disk and the
             same call continues from there.
     """
     seed = plan.scenario.seed if seed is None else seed

@@ -18,8 +18,8 @@ from typing import Any
 from analysis.plots import figure_bytes
 from analysis.tournament_plot import plot_tournament
 from analysis.tournament_result import PAYOFF_TEXT
-from sim.files import write_text
-from sim.outdir import FolderLock
+from sim.run.files import write_text
+from sim.run.outdir import FolderLock
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;

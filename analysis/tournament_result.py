@@ -20,11 +20,11 @@ from analysis.game import ALPHA, Bootstrap, DominanceTests, Eliminated, GameSolu
 from analysis.precision import PreciseRun
 from analysis.results import run_meta
 from analysis.tournament_plot import plot_tournament, save_figure
-from sim.files import write_text
-from sim.outdir import FolderLock
+from sim.run.files import write_text
+from sim.run.outdir import FolderLock
+from sim.run.store import write_scenario
+from sim.run.tables import save_frame
 from sim.scenario.schema import Scenario
-from sim.store import write_scenario
-from sim.tables import save_frame
 
 #: What a combat of a cell is worth to the row side, in half points (win, draw, loss).
 PAYOFFS: dict[str, tuple[int, int, int]] = {"score": (2, 1, 0), "wins": (2, 0, 0)}

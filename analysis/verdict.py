@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from sim.records import DRAW
-from sim.summary import wilson_interval
+from sim.run.records import DRAW
+from sim.run.summary import wilson_interval
 
 
 def run_verdict(outcomes: pd.DataFrame, side_names: Sequence[str]) -> str:

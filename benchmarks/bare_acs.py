@@ -30,7 +30,7 @@ from typing import Any
 
 import simpy
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 
 HP = 24
 BONUS = (1, 0)

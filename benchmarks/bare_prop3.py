@@ -39,7 +39,7 @@ import time
 
 import simpy
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 from sim.rules.prop3.exact import attack_odds, class_probabilities
 from sim.rules.prop3.forms import (
     Armor,

@@ -23,7 +23,7 @@ from typing import Any
 
 import simpy
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 
 ROUND = 600
 ROUNDS = 60

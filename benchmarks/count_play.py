@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 import sim.rules.target10.round as t10_round  # noqa: E402 (after the checkout is on the path)
-from sim.runner import run_chunk  # noqa: E402
+from sim.run.runner import run_chunk  # noqa: E402
 from sim.scenario.loader import load_scenario  # noqa: E402
 
 #: The seed of every benchmark combat (benchmarks/driver.py's SEED).

@@ -13,7 +13,7 @@ the 5-against-5 ACS melee, it measures:
 - SimPy events per combat, engine and bare loop: counted on a benchmark-only subclass of
   ``simpy.Environment`` (the events each combat's environment processed), never in the engine;
 - the speed-up of every core over one worker: wall clock, the same combats, each run as
-  :func:`sim.api.simulate` plays it (chunks, records, the outcome table and its summary);
+  :func:`sim.run.api.simulate` plays it (chunks, records, the outcome table and its summary);
 - peak memory (resident) of a run of the same combats streamed with ``out`` in one process.
 
 Then the issue's targets: each duel at least half its bare loop (the Target 10 duel also on its
@@ -43,13 +43,13 @@ from unittest.mock import patch
 import simpy
 from rich.table import Table
 
-import sim.engine
+import sim.engine.combat
 import sim.rules.target10.round as t10_round
-from sim.api import simulate
-from sim.engine import CombatEnvironment, SimPyInternals
-from sim.parallel import available_cores
+from sim.engine.combat import CombatEnvironment, SimPyInternals
 from sim.rules import RULE_SYSTEMS
-from sim.runner import DEFAULT_CHUNK, run_chunk
+from sim.run.api import simulate
+from sim.run.parallel import available_cores
+from sim.run.runner import DEFAULT_CHUNK, run_chunk
 from sim.scenario.loader import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,7 +189,7 @@ def events_per_combat(scenario: Any, play_bare: Any, combats: int) -> dict:
     counts: dict[str, float | None] = {}
     with (
         patch.object(simpy, "Environment", _CountingEnvironment),
-        patch.object(sim.engine, "CombatEnvironment", _CountingEnvironment),
+        patch.object(sim.engine.combat, "CombatEnvironment", _CountingEnvironment),
     ):
         for name, play in (("engine", None), ("bare", play_bare)):
             if name == "bare" and play_bare is None:
@@ -213,7 +213,7 @@ SPEEDUP_ROUNDS = 2
 
 
 def wall_rate(scenario: Any, combats: int, workers: int) -> float:
-    """Combats per wall-clock second of :func:`sim.api.simulate` with ``workers``.
+    """Combats per wall-clock second of :func:`sim.run.api.simulate` with ``workers``.
 
     Chunks are the default size, or smaller for a short run, so that every worker gets several.
     The worker processes are started before the clock starts (a run reuses them).
@@ -228,7 +228,7 @@ def wall_rate(scenario: Any, combats: int, workers: int) -> float:
 
 _MEMORY_RUN = """
 import json, sys
-from sim.api import simulate
+from sim.run.api import simulate
 result = simulate(sys.argv[1], runs=int(sys.argv[2]), seed=1, out=sys.argv[3],
                   workers=int(sys.argv[4]), progress=False)
 print(json.dumps({"runs": result.runs}))

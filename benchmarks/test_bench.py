@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from driver import ROOT, load_bare, references
 
-from sim.runner import run_chunk
+from sim.run.runner import run_chunk
 from sim.scenario.loader import load_scenario
 
 COMBATS = 500

@@ -8,10 +8,10 @@ and Combat Proposition Three as further rule systems. The public library:
 - :func:`replay`: narrate one combat of a run.
 """
 
-from sim.api import RunResult, replay, simulate
+from sim.run.api import RunResult, replay, simulate
+from sim.run.version import __version__
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import Problem, ScenarioError
-from sim.version import __version__
 
 __all__ = [
     "Problem",

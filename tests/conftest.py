@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.scenario.loader import scenario_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from sim.cli import CommandGroup, cli
-from sim.commands import COMMANDS
+from sim.cli.app import CommandGroup, cli
+from sim.cli.commands import COMMANDS
 from tests.conftest import ROOT
 
 # -- the import graph ----------------------------------------------------------------------------
@@ -23,41 +23,25 @@ from tests.conftest import ROOT
 # points at ``package.name`` when that is a module, else at the package.
 
 #: The layers, lowest first (the team's layer drawing, ``shared/layers.json``: engine <- rules <-
-#: scenario <- run <- analysis <- face). A module may import its own layer and those below it.
-LAYERS: dict[str, tuple[str, ...]] = {
-    "Engine": (
-        "sim/engine.py",
-        "sim/combatant.py",
-        "sim/space.py",
-        "sim/dice.py",
-        "sim/errors.py",
-        "sim/tactics.py",
-    ),
-    "Rules": ("sim/rules/",),
-    "Scenario": ("sim/scenario/",),
-    "Run": (
-        "sim/runner.py",
-        "sim/records.py",
-        "sim/parallel.py",
-        "sim/store.py",
-        "sim/api.py",
-        "sim/progress.py",
-        "sim/narrate.py",
-        "sim/__init__.py",
-        # Not in layers.json, which predates them: the run's tables and summary (moved down
-        # from analysis) and the version string.
-        "sim/tables.py",
-        "sim/summary.py",
-        "sim/version.py",
-        # Results folders (issue 10): safe writes, the writer's lock, chunk checks, run watch.
-        "sim/files.py",
-        "sim/outdir.py",
-        "sim/chunks.py",
-        "sim/watch.py",
-    ),
-    "Analysis": ("analysis/",),
-    "Face": ("sim/cli.py", "sim/commands/", "sim/__main__.py"),
+#: scenario <- run <- analysis <- face), each a folder: a module's layer is the folder it lives
+#: in. A module may import its own layer and those below it. The package's two top-level files
+#: are its faces: ``sim/__init__.py`` is the library (``simulate``, ``load_scenario``: the run
+#: layer's API) and ``sim/__main__.py`` is ``python -m sim`` (the command line).
+FOLDERS: dict[str, str] = {
+    "sim/engine/": "Engine",
+    "sim/rules/": "Rules",
+    "sim/scenario/": "Scenario",
+    "sim/run/": "Run",
+    "analysis/": "Analysis",
+    "sim/cli/": "Face",
 }
+TOP_LEVEL: dict[str, str] = {"sim/__init__.py": "Run", "sim/__main__.py": "Face"}
+LAYERS: dict[str, tuple[str, ...]] = {}
+for _folder, _name in FOLDERS.items():
+    LAYERS.setdefault(_name, ())
+    LAYERS[_name] += (_folder,)
+for _file, _name in TOP_LEVEL.items():
+    LAYERS[_name] += (_file,)
 ORDER = list(LAYERS)
 
 #: layers.json's "never" arrows: each must be an upward import in ORDER, so the order checks them.
@@ -73,7 +57,7 @@ NEVER = (
 )
 
 #: The only modules of sim that may import analysis: the command line.
-MAY_IMPORT_ANALYSIS = ("sim/cli.py", "sim/commands/", "sim/__main__.py")
+MAY_IMPORT_ANALYSIS = ("sim/cli/", "sim/__main__.py")
 
 # Known violations on main, in code other helpers are rewriting (the loader's sim/scenario/,
 # the rule systems' sim/rules/). The integrator empties these lists as their work lands; an
@@ -91,7 +75,7 @@ ALLOWED_LOCAL: set[tuple[str, str]] = set()
 class Import:
     """One import of one of our modules."""
 
-    source: str  #: the importing module, as a path (``sim/api.py``)
+    source: str  #: the importing module, as a path (``sim/run/api.py``)
     target: str  #: the imported module, as a path
     line: int
     local: bool  #: inside a function
@@ -223,6 +207,11 @@ def _report(title: str, new: list[str], stale: list[str]) -> str:
 def test_every_module_belongs_to_one_layer_and_the_order_forbids_the_never_arrows():
     for path in _modules():
         _layer(path.relative_to(ROOT).as_posix())
+    # No flat modules: besides the two faces, every module of sim/ lives in a layer's folder.
+    loose = sorted(p.name for p in (ROOT / "sim").glob("*.py") if f"sim/{p.name}" not in TOP_LEVEL)
+    assert not loose, f"modules outside the layer folders: {loose}"
+    for folder in FOLDERS:
+        assert (ROOT / folder).is_dir(), folder
     for low, high in NEVER:
         assert ORDER.index(low) < ORDER.index(high), (low, high)
 
@@ -347,7 +336,7 @@ def test_help_lists_the_commands_as_if_they_were_all_loaded():
 
 def test_the_command_line_starts_without_scipy_matplotlib_or_pandas():
     code = (
-        "import sys, sim.cli; "
+        "import sys, sim.cli.app; "
         "print(sorted(m for m in ('scipy', 'matplotlib', 'pandas') if m in sys.modules))"
     )
     found = subprocess.run(

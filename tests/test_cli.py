@@ -12,7 +12,7 @@ import yaml
 from click.testing import CliRunner
 
 from sim import load_scenario, simulate
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.conftest import SCENARIOS
 
 DUEL = SCENARIOS / "acs-duel.yaml"
@@ -89,8 +89,8 @@ def test_validate_bundled_scenarios_are_fine():
 
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_replay_has_a_sentence_for_every_event(path):
-    from sim.narrate import ENGINE_NARRATION
-    from sim.runner import trace_combat
+    from sim.run.narrate import ENGINE_NARRATION
+    from sim.run.runner import trace_combat
 
     scenario = load_scenario(path)
     sentences = {**ENGINE_NARRATION, **scenario.system.narration_for(scenario.options)}

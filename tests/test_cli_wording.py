@@ -13,14 +13,14 @@ import pytest
 from click.testing import CliRunner
 
 from sim import load_scenario
-from sim.cli import cli
-from sim.engine import TraceEvent
-from sim.narrate import ENGINE_NARRATION
+from sim.cli.app import cli
+from sim.engine.combat import TraceEvent
 from sim.rules.acs.narration import CLOCK_NARRATION
 from sim.rules.prop3.narration import NARRATION as PROP3
 from sim.rules.target10.narration import NARRATION as TARGET10
 from sim.rules.wording import counted, possessive, side
-from sim.summary import DEFINITIONS
+from sim.run.narrate import ENGINE_NARRATION
+from sim.run.summary import DEFINITIONS
 from tests.conftest import SCENARIOS
 
 DUEL = SCENARIOS / "acs-duel.yaml"

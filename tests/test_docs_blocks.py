@@ -42,7 +42,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from sim.cli import cli
+from sim.cli.app import cli
 from sim.scenario.loader import parse_scenario
 from tests.conftest import ROOT
 

@@ -1,6 +1,6 @@
 """The engine's SimPy shortcuts against SimPy's public path, on every bundled scenario.
 
-:class:`sim.engine.SimPyInternals` runs a combat with SimPy's ``step`` inlined and pushes
+:class:`sim.engine.combat.SimPyInternals` runs a combat with SimPy's ``step`` inlined and pushes
 wake-ups straight onto SimPy's queue, reading SimPy's private attributes. These tests hold it to
 what it claims: every bundled scenario plays the same events, in the same order, with the same
 records, as through plain ``env.run(until=end)`` and ``env.schedule``; a traced run gives the
@@ -20,11 +20,11 @@ import simpy
 
 import sim.rules.acs.clock as acs_clock
 from sim import load_scenario
-from sim.combatant import Fighter
-from sim.dice import Dice
-from sim.engine import FIRST_RULE_PRIORITY, Combat, SimPyInternals, TraceEvent, WakeUp
-from sim.records import combat_record, combatant_records
-from sim.runner import run_chunk, trace_combat
+from sim.engine.combat import FIRST_RULE_PRIORITY, Combat, SimPyInternals, TraceEvent, WakeUp
+from sim.engine.combatant import Fighter
+from sim.engine.dice import Dice
+from sim.run.records import combat_record, combatant_records
+from sim.run.runner import run_chunk, trace_combat
 from sim.scenario.schema import Scenario
 from tests.conftest import SCENARIOS
 

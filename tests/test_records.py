@@ -6,10 +6,10 @@ from operator import attrgetter
 
 import pytest
 
-from sim.combatant import Fighter
-from sim.dice import Dice
-from sim.engine import Combat
-from sim.records import TOTALS, _adder, combat_columns, combat_record
+from sim.engine.combat import Combat
+from sim.engine.combatant import Fighter
+from sim.engine.dice import Dice
+from sim.run.records import TOTALS, _adder, combat_columns, combat_record
 
 
 def _fighters() -> list[Fighter]:

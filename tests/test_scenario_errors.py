@@ -11,7 +11,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from sim.cli import cli
+from sim.cli.app import cli
 from sim.scenario import limits
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from sim.scenario.problems import MAX_PROBLEMS_LISTED, ScenarioError

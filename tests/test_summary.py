@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import cli
-from sim.summary import Tally, exact_sum, summarize
+from sim.cli.app import cli
+from sim.run.summary import Tally, exact_sum, summarize
 from tests.conftest import SCENARIOS
 
 MELEE = SCENARIOS / "acs-melee-5v5.yaml"

@@ -18,10 +18,10 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from sim.combatant import Fighter
-from sim.dice import Dice
-from sim.engine import Combat, TraceEvent
-from sim.errors import Problem
+from sim.engine.combat import Combat, TraceEvent
+from sim.engine.combatant import Fighter
+from sim.engine.dice import Dice
+from sim.engine.errors import Problem
 from sim.rules.acs.resolution import Resolution
 
 #: The fighter type a prepared scenario spawns and its round process plays with.
@@ -45,7 +45,7 @@ class ScenarioCombatant(Protocol):
 
     @property
     def path(self) -> tuple:
-        """The YAML path of the entry it came from (for :class:`~sim.errors.Problem`)."""
+        """The YAML path of the entry it came from (for :class:`~sim.engine.errors.Problem`)."""
 
 
 class ScenarioView(Protocol):

@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from sim.dice import DiceExpr
-from sim.tactics import RETARGET, TARGETS
+from sim.engine.dice import DiceExpr
+from sim.engine.tactics import RETARGET, TARGETS
 
 #: Largest roll or number a dice field may give (hit points, damage): far above any stat block,
 #: and small enough that sums over thousands of combatants stay exact in every table.

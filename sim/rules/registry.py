@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from sim.errors import CommandError
+from sim.engine.errors import CommandError
 from sim.rules.acs.resolution import Resolution
 from sim.rules.base import RuleSystem
 

@@ -2,13 +2,13 @@
 
 They are fixed by the scenario itself (one pair of columns per side, named after the side), so
 they are defined here, where a scenario is validated: a sweep's parameter label becomes a column
-of the sweep's tables and must not take one of these names. :mod:`sim.records` fills the columns
+of the sweep's tables and must not take one of these names. :mod:`sim.run.records` fills the columns
 in this order.
 """
 
 from __future__ import annotations
 
-from sim.combatant import COUNTERS
+from sim.engine.combatant import COUNTERS
 
 #: Per-combat columns before the per-side ones.
 HEAD = ("combat", "seed", "winner", "end", "duration_s")

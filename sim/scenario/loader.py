@@ -25,7 +25,7 @@ from sim.scenario.overrides import apply_overrides
 from sim.scenario.problems import MAX_PROBLEMS_LISTED, Problem, ScenarioError
 from sim.scenario.schema import MAX_COMBATANTS, CombatantSpec, Scenario, ScenarioModel
 from sim.scenario.strategies import check_strategies
-from sim.scenario.sweep import sweep_problems
+from sim.scenario.sweep_section import sweep_problems
 from sim.scenario.templates import from_template, known_templates, merge, unused_templates
 from sim.scenario.variant_section import Checked, check_variants
 from sim.scenario.yamlsource import Source, load_source, parse_source

@@ -7,7 +7,7 @@ bad file with a clear message instead of a traceback.
 
 from __future__ import annotations
 
-from sim.errors import Problem, format_path
+from sim.engine.errors import Problem, format_path
 
 #: Most problems listed in one error; the rest are counted (see :class:`ScenarioError`).
 MAX_PROBLEMS_LISTED = 100

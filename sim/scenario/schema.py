@@ -21,7 +21,7 @@ from sim.rules import RULE_SYSTEMS
 from sim.scenario.names import NAME_PATTERN
 from sim.scenario.sensitivity_section import SensitivityModel
 from sim.scenario.strategies import StrategiesSection
-from sim.scenario.sweep import SweepModel
+from sim.scenario.sweep_section import SweepModel
 from sim.scenario.variant_section import VariantModel
 
 __all__ = ["NAME_PATTERN", "CombatantSpec", "Scenario", "ScenarioModel", "SideModel"]
@@ -125,6 +125,24 @@ class Scenario:
     def system(self):
         """The rule system object."""
         return RULE_SYSTEMS[self.rules]
+
+    def fight_key(self) -> tuple:
+        """What the fights of the scenario depend on, as plain data (not its name, seed or runs).
+
+        Two scenarios with equal keys play the same combats from the same seed: a sweep point
+        that changes nothing the fights use is found by it.
+        """
+        return (
+            self.rules,
+            self.options.model_dump(mode="json"),
+            self.time_limit_s,
+            self.side_names,
+            tuple((c.name, c.side, c.stats.model_dump(mode="json")) for c in self.combatants),
+        )
+
+    def fingerprint(self) -> tuple:
+        """The :meth:`fight_key` with the scenario's name in front: what a results folder holds."""
+        return (self.name, *self.fight_key())
 
     def option_values(self) -> dict[str, Any]:
         """Every rule option with its value (defaults included), JSON-ready."""

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from sim.scenario.overrides import get_value, split_path
 from sim.scenario.problems import Problem, ScenarioError, format_path
-from sim.scenario.sweep import FIXED_KEYS, Scalar
+from sim.scenario.sweep_section import FIXED_KEYS, Scalar
 from sim.scenario.variant_section import BuildScenario
 from sim.scenario.yamlsource import Source
 

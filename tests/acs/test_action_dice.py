@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 from sim.rules.acs.action_dice import (
     ActionDie,
     action_dice,

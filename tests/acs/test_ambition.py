@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 from sim.rules.acs.ambition import ambition_order
 from tests.conftest import within
 

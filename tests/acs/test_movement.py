@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from sim.api import simulate
-from sim.combatant import Fighter
+from sim.engine.combatant import Fighter
+from sim.engine.space import approach, distance, nearest, push, retreat, tethered
+from sim.engine.tactics import nearest_target
 from sim.rules.acs.narration import distance_text
+from sim.run.api import simulate
 from sim.scenario.loader import scenario_from_dict
-from sim.space import approach, distance, nearest, push, retreat, tethered
-from sim.tactics import nearest_target
 from tests.acs.test_clock_trace import NEVER_HITS, d10, d12, d100, fighter
 from tests.conftest import acs_scenario, scripted
 
@@ -31,7 +31,7 @@ def attacks(trace):
     return [(e.t, e.actor, e.target) for e in trace if e.kind == "act"]
 
 
-# -- the line (sim.space) ------------------------------------------------------------------------
+# -- the line (sim.engine.space) -------------------------------------------------------------------
 
 
 def test_approach_stops_at_reach_and_never_passes():

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.rules.acs.action_dice import action_die
-from sim.runner import trace_combat
+from sim.run.runner import trace_combat
 from sim.scenario.loader import scenario_from_dict
 
 combatant = st.fixed_dictionaries(

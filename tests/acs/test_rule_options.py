@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.rules.acs.clock import AcsClock, on_guard
 from sim.rules.acs.percentile import (
     PERCENTILE,

@@ -14,7 +14,7 @@ from sim.rules.acs.percentile import (
     hits,
     hitting_faces,
 )
-from sim.runner import trace_combat
+from sim.run.runner import trace_combat
 from sim.scenario.loader import scenario_from_dict
 from tests.conftest import acs_scenario, within
 

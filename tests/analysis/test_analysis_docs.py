@@ -7,7 +7,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.conftest import ROOT
 
 COMMANDS = ["sweep", "plot", "balance", "report"]

@@ -13,7 +13,7 @@ from scipy.stats import norm
 
 from analysis.balance import find_balance, fit_logistic
 from analysis.plots import plot_balance
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.analysis.conftest import HP_SWEEP
 
 RED_HP = "sides.red.combatants.Red swordsman.hp"

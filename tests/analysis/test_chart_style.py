@@ -15,8 +15,8 @@ from analysis.chart_style import DRAW_COLOR, PALETTE, contrast_on_white, series_
 from analysis.charts import standard_plots
 from analysis.plots import plot_duration_curve, plot_win_rate_curve
 from analysis.results import read_results
-from sim.records import DRAW
-from sim.summary import wilson_interval
+from sim.run.records import DRAW
+from sim.run.summary import wilson_interval
 
 LONG_NAME = "Cat versus the hamster band, with spears, shields and a long name for the title"
 

@@ -21,8 +21,8 @@ from analysis.plots import (
 )
 from analysis.results import read_results
 from analysis.sweep import win_rates
-from sim.cli import cli
-from sim.summary import summarize, wilson_interval
+from sim.cli.app import cli
+from sim.run.summary import summarize, wilson_interval
 
 
 def legend_labels(ax):

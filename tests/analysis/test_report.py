@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from analysis.charts import standard_plots
 from analysis.report import write_report
 from analysis.results import read_results
-from sim.cli import cli
-from sim.summary import DEFINITIONS, wilson_interval
+from sim.cli.app import cli
+from sim.run.summary import DEFINITIONS, wilson_interval
 from tests.analysis.conftest import DUEL
 
 CHROMIUM_FLAGS = [

@@ -15,7 +15,7 @@ from analysis.compare import compare, compare_outcomes
 from analysis.comparison_view import comparison_verdict
 from analysis.report import build_report
 from analysis.results import ResultsError, read_results
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.conftest import SCENARIOS
 
 TWEAKS = SCENARIOS / "acs-duel-tweaks.yaml"

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.sweep import plan_sweep
-from sim.cli import cli
+from sim.cli.app import cli
 from sim.scenario.loader import load_scenario
 from sim.scenario.problems import ScenarioError
 from tests.conftest import SCENARIOS

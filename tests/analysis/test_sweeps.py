@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from analysis.results import read_results
 from analysis.sweep import Parameter, plan_sweep, run_point, run_sweep
 from sim import simulate
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.analysis.conftest import HP_SWEEP
 
 

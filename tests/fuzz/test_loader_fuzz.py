@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.fuzz.harness import Hang, hang_guard, load_case, unlocated
 from tests.fuzz.mutations import MUTATIONS, bundled, mutate
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from sim.runner import run_chunk
+from sim.run.runner import run_chunk
 from sim.scenario.loader import load_scenario
 from tests.conftest import ROOT, SCENARIOS
 

@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.rules.prop3.character import (
     ATTACK_FORMS,
     BASH,

@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from sim import simulate
-from sim.narrate import narrate
-from sim.runner import trace_combat
+from sim.run.narrate import narrate
+from sim.run.runner import trace_combat
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS, scripted
 from tests.prop3.clock_helpers import TARGET, clock, d8, events, kinds, second, with_

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.rules.prop3.exact import attack_odds
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.missiles import missile_attack

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import copy
 
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.scenario.loader import scenario_from_dict
 
 A = {"name": "A", "vigor": 5, "agility": 5, "weapon": {"name": "sword"},

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from sim.dice import Dice
-from sim.engine import Combat
-from sim.records import combat_record
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.rules.prop3.damage import out, track
 from sim.rules.prop3.melee import melee_attack
+from sim.run.records import combat_record
 from sim.scenario.loader import scenario_from_dict
 
 

@@ -11,8 +11,8 @@ import copy
 
 import pytest
 
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.rules.prop3.fumbles import FUMBLES, roll_fumble
 from sim.scenario.loader import scenario_from_dict
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.rules.prop3.initiative import move_up, rank
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.pool import Result

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 from sim.rules.prop3.pool import (
     NOTHING,
     ONES,

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from sim import simulate
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.rules.acs.models import AcsTactics, AcsTiming
 from sim.rules.prop3.hybrid import PROP3_RESOLUTION, HybridBody, HybridOptions
 from sim.rules.prop3.models import HybridCombatant, HybridTactics

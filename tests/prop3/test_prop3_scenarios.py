@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from sim import simulate
-from sim.cli import cli
-from sim.narrate import ENGINE_NARRATION
-from sim.runner import trace_combat
+from sim.cli.app import cli
+from sim.run.narrate import ENGINE_NARRATION
+from sim.run.runner import trace_combat
 from sim.scenario.loader import load_scenario, validate_file
 from tests.conftest import SCENARIOS
 

@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.rules.prop3.declaring import form_values, matchup
 from sim.rules.prop3.exact import attack_odds
 from sim.rules.prop3.melee import melee_attack

@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from sim.dice import Dice
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.scenario.loader import scenario_from_dict
 
 ARCHER = {"name": "A", "vigor": 4, "agility": 6, "skills": {"archery": "average"},

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 from sim.rules.prop3.exact import attack_odds, class_probabilities
 from sim.rules.prop3.pool import Kind, Outcome, read_roll, resolve, roll_pool
 from sim.rules.prop3.ranged import missile_defense

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 from sim.rules.prop3.character import (
     ARCHERY,
     BASH,

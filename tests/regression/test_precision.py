@@ -72,7 +72,7 @@ def test_win_rate_intervals_per_group():
     table = pd.DataFrame({"variant": ["a"] * 4 + ["b"] * 2, "winner": list("xxyxyy")})
     intervals = win_rate_intervals(["x", "y"], by="variant")(table)
     assert len(intervals) == 4
-    from sim.summary import wilson_interval
+    from sim.run.summary import wilson_interval
 
     assert intervals[0] == wilson_interval(3, 4) and intervals[3] == wilson_interval(2, 2)
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from analysis.sweep import plan_sweep, run_sweep
 from sim import simulate
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.conftest import SCENARIOS
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 from click.testing import CliRunner
 
 from sim import simulate
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.conftest import SCENARIOS
 
 DUEL = SCENARIOS / "acs-duel.yaml"

@@ -6,7 +6,8 @@ import shutil
 
 import pytest
 
-from sim import parallel, simulate
+from sim import simulate
+from sim.run import parallel
 from tests.reliability.support import DUEL, invoke, refused, run_args
 
 HP = "sides.red.combatants.0.hp"

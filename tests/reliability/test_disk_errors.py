@@ -9,11 +9,11 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-import sim.chunks
-import sim.files
-import sim.store
-import sim.tables
-from sim.files import WriteError, write_text
+import sim.run.chunks
+import sim.run.files
+import sim.run.store
+import sim.run.tables
+from sim.run.files import WriteError, write_text
 from tests.reliability.support import (
     CHUNK,
     DUEL,
@@ -29,7 +29,7 @@ from tests.reliability.support import (
 
 def fail_after(monkeypatch, module, writes, error):
     """Let ``writes`` atomic writes of ``module`` through, then fail in the middle of each."""
-    real = sim.files.write_atomically
+    real = sim.run.files.write_atomically
     count = {"writes": 0}
 
     def write_atomically(path, fill):
@@ -52,7 +52,7 @@ def hidden_files(out):
 
 def test_a_full_disk_mid_run_keeps_the_chunks_and_resume_finishes(tmp_path, monkeypatch):
     out = tmp_path / "run"
-    fail_after(monkeypatch, sim.chunks, 2, errno.ENOSPC)
+    fail_after(monkeypatch, sim.run.chunks, 2, errno.ENOSPC)
     message = refused(run_args(out), "cannot write", "the disk is full", "--resume")
     assert "part-000000000200.parquet" in message
     assert len(message.strip().splitlines()) == 1
@@ -68,7 +68,7 @@ def test_a_full_disk_mid_run_keeps_the_chunks_and_resume_finishes(tmp_path, monk
 
 def test_a_full_disk_while_writing_the_csv_copy_is_finished_by_resume(tmp_path, monkeypatch):
     out = tmp_path / "run"
-    fail_after(monkeypatch, sim.store, 0, errno.ENOSPC)
+    fail_after(monkeypatch, sim.run.store, 0, errno.ENOSPC)
     refused(run_args(out), "outcomes.csv", "the disk is full", "--resume")
     assert len(parts(out)) == RUNS // CHUNK and not (out / "outcomes.csv").exists()
     monkeypatch.undo()
@@ -89,7 +89,7 @@ def test_a_refusal_of_the_file_system_is_one_sentence(tmp_path, monkeypatch, err
     def mkstemp(**_):
         raise OSError(error, os.strerror(error))
 
-    monkeypatch.setattr(sim.files, "tempfile", SimpleNamespace(mkstemp=mkstemp))
+    monkeypatch.setattr(sim.run.files, "tempfile", SimpleNamespace(mkstemp=mkstemp))
     message = refused(run_args(tmp_path / "run"), "cannot write", cause)
     assert len(message.strip().splitlines()) == 1
 
@@ -125,8 +125,8 @@ def test_a_write_error_names_the_path_and_the_cause(tmp_path):
 
 
 def test_a_full_disk_in_sweep_baseline_and_compare_is_one_sentence(tmp_path, monkeypatch):
-    fail_after(monkeypatch, sim.tables, 0, errno.ENOSPC)
-    fail_after(monkeypatch, sim.files, 0, errno.ENOSPC)
+    fail_after(monkeypatch, sim.run.tables, 0, errno.ENOSPC)
+    fail_after(monkeypatch, sim.run.files, 0, errno.ENOSPC)
     sweep = DUEL.with_name("acs-duel-hp-sweep.yaml")
     for args in (
         ["sweep", sweep, "--runs", "20", "--no-plots", "--out", tmp_path / "sweep"],

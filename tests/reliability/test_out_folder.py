@@ -10,7 +10,7 @@ import sys
 import pandas as pd
 import pytest
 
-from sim.files import write_text
+from sim.run.files import write_text
 from tests.conftest import ROOT
 from tests.reliability.support import (
     DUEL,
@@ -119,7 +119,7 @@ def held_elsewhere(tmp_path):
     """A folder whose lock another process holds."""
     folder = tmp_path / "busy"
     code = (
-        "import sys, time; from sim.outdir import FolderLock; "
+        "import sys, time; from sim.run.outdir import FolderLock; "
         f"FolderLock({str(folder)!r}).acquire(); print('held', flush=True); time.sleep(120)"
     )
     holder = subprocess.Popen(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.watch import FIRST_NOTICE_S, PERIOD_S, RunSize, RunWatch, duration
+from sim.run.watch import FIRST_NOTICE_S, PERIOD_S, RunSize, RunWatch, duration
 
 SIZE = RunSize(
     scenario="huge",

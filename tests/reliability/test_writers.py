@@ -12,7 +12,7 @@ import time
 
 import pandas as pd
 
-from sim.outdir import LOCK, FolderLock, Holder
+from sim.run.outdir import LOCK, FolderLock, Holder
 from tests.conftest import ROOT
 from tests.reliability.support import DUEL, clean_table, invoke, refused, run_args
 
@@ -96,7 +96,7 @@ def test_a_lock_is_shared_within_a_process_and_let_go_by_its_last_holder(tmp_pat
             [
                 sys.executable,
                 "-c",
-                f"from sim.outdir import FolderLock; FolderLock({str(tmp_path)!r}).acquire()",
+                f"from sim.run.outdir import FolderLock; FolderLock({str(tmp_path)!r}).acquire()",
             ],
             cwd=ROOT,
             capture_output=True,

@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from sim import load_scenario
-from sim.runner import run_chunk
+from sim.run.runner import run_chunk
 from tests.conftest import ROOT, SCENARIOS
 
 

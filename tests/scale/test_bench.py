@@ -8,8 +8,8 @@ import json
 from click.testing import CliRunner
 from rich.console import Console
 
-from sim.cli import cli
-from sim.commands.bench import find_root, load_driver, render_plans
+from sim.cli.app import cli
+from sim.cli.commands.bench import find_root, load_driver, render_plans
 
 ROW_KEYS = {
     "label",

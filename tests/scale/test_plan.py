@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from sim import load_scenario, simulate
-from sim.api import play_records
-from sim.runner import (
+from sim.run.api import play_records
+from sim.run.runner import (
     CHUNK_S,
     CHUNKS_PER_WORKER,
     PROBE_CAP_S,

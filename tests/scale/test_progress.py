@@ -16,8 +16,8 @@ import threading
 import pytest
 
 from sim import load_scenario
-from sim.parallel import RunSpec, SerialExecutor, executor_for
-from sim.progress import (
+from sim.run.parallel import RunSpec, SerialExecutor, executor_for
+from sim.run.progress import (
     FLUSH_S,
     NoProgress,
     Reporter,

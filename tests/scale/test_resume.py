@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim import load_scenario, simulate
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.conftest import ROOT, SCENARIOS
 from tests.scale.support import assert_close
 
@@ -82,8 +82,8 @@ def test_a_run_killed_outright_resumes_to_the_uninterrupted_table(tmp_path, unin
 #: cannot have finished, whatever the load on the machine.
 PAUSED_RUN = """
 import sys, time
-from sim.cli import main
-from sim.store import RunStore
+from sim.cli.app import main
+from sim.run.store import RunStore
 
 write = RunStore.write
 written = []
@@ -140,10 +140,10 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_cleanly(tmp_path):
 #: and waits until Ctrl-C has been pressed (its flag is raised), then goes on.
 WAITING_SERIAL_RUN = """
 import sys, time
-import sim.parallel
-from sim.cli import main
+import sim.run.parallel
+from sim.cli.app import main
 
-run_chunk = sim.parallel.run_chunk
+run_chunk = sim.run.parallel.run_chunk
 calls = []
 
 def wait_then_run(scenario, seed, start, stop, detail=False, interrupted=None, **kwargs):
@@ -154,7 +154,7 @@ def wait_then_run(scenario, seed, start, stop, detail=False, interrupted=None, *
             time.sleep(0.01)
     return run_chunk(scenario, seed, start, stop, detail, interrupted, **kwargs)
 
-sim.parallel.run_chunk = wait_then_run
+sim.run.parallel.run_chunk = wait_then_run
 sys.argv = ["combatsim", *sys.argv[1:]]
 main()
 """

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from sim import simulate
+from sim.run.summary import Tally, summarize
 from sim.scenario.loader import scenario_from_dict
-from sim.summary import Tally, summarize
 from tests.conftest import SCENARIOS, acs_scenario
 from tests.scale.support import assert_close
 

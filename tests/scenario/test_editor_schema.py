@@ -15,7 +15,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from sim.cli import cli
+from sim.cli.app import cli
 from sim.rules import RuleRegistry, built_in_rule_systems
 from sim.scenario.editor_schema import MODELINE, SCHEMA_FILE, scenario_schema, schema_text
 from tests.conftest import ROOT, SCENARIOS

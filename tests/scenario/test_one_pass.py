@@ -12,8 +12,8 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import cli
-from sim.errors import format_path
+from sim.cli.app import cli
+from sim.engine.errors import format_path
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import MAX_PROBLEMS_LISTED, ScenarioError
 

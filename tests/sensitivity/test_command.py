@@ -10,7 +10,7 @@ import yaml
 from click.testing import CliRunner
 
 from analysis.sensitivity_study import plan_study, run_study
-from sim.cli import cli
+from sim.cli.app import cli
 
 KNOWN = Path(__file__).with_name("known.yaml")
 SMALL = ("--samples", "4", "--runs", "6", "--oat-runs", "40")

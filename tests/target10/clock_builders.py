@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 
-from sim.engine import TraceEvent
+from sim.engine.combat import TraceEvent
 
 #: Clock options that keep the scripts short: no free action for the ambition winner, and
 #: DEFENSE alone (no ACS defenses, so no lost or disrupted actions) unless a test says otherwise.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 
-from sim.engine import TraceEvent
+from sim.engine.combat import TraceEvent
 from tests.conftest import scripted
 
 NAMES = ("red", "blue", "green")

@@ -14,7 +14,7 @@ import pytest
 
 from sim.rules.acs.movement import per_action
 from sim.rules.target10 import values
-from sim.runner import run_chunk
+from sim.run.runner import run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS, scripted
 from tests.target10.clock_builders import clock, d6, d20, fighter, of, second, segment

@@ -1,7 +1,7 @@
 """Target 10's shots on the ACS clock: range, ammunition, reloading, cover, point-blank.
 
 Each test shows on the clock a rule the pure round plays at range (``test_t10_shooting.py``),
-through the same functions (:mod:`sim.rules.target10.combat_test`,
+through the same functions (:mod:`sim.rules.target10.combat_rolls`,
 :mod:`sim.rules.target10.ammunition`), with every die scripted.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from sim.narrate import narrate
 from sim.rules.target10 import values
-from sim.rules.target10.combat_test import cover_modifier
-from sim.runner import trace_combat
+from sim.rules.target10.combat_rolls import cover_modifier
+from sim.run.narrate import narrate
+from sim.run.runner import trace_combat
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS, scripted
 from tests.target10.clock_builders import clock, d6, d20, fighter, of, second, segment

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim.records import combatant_records
 from sim.rules.target10.actions import subdue_dealt, take_damage
+from sim.run.records import combatant_records
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
 from tests.target10.t10_helpers import d6, d20, man, of, run, t10

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import cli
+from sim.cli.app import cli
 from tests.conftest import SCENARIOS
 
 T10 = sorted(SCENARIOS.glob("t10-*.yaml"))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sim.api import simulate
-from sim.records import COMBATANT_COLUMNS
 from sim.rules import RESOLUTIONS
-from sim.rules.target10.tests import success_chance
-from sim.runner import run_chunk
+from sim.rules.target10.skill_tests import success_chance
+from sim.run.api import simulate
+from sim.run.records import COMBATANT_COLUMNS
+from sim.run.runner import run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS, scripted, within
 

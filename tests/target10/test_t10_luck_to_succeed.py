@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from sim.dice import DiceExpr
-from sim.rules.target10.combat_test import lucky_hit
+from sim.engine.dice import DiceExpr
+from sim.rules.target10.combat_rolls import lucky_hit
 from sim.rules.target10.luck import SucceedPolicy, spend_to_succeed
-from sim.runner import run_chunk
+from sim.run.runner import run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from sim.scenario.problems import ScenarioError
 from sim.scenario.variants import variant_scenario

@@ -8,7 +8,7 @@ import inspect
 import sys
 from pathlib import Path
 
-from sim.runner import run_chunk, trace_combat
+from sim.run.runner import run_chunk, trace_combat
 from sim.scenario.loader import load_scenario
 from tests.conftest import SCENARIOS
 

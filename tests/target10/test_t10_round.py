@@ -5,13 +5,13 @@ from __future__ import annotations
 import copy
 
 from benchmarks.bare_target10 import play_bare
-from sim.dice import Dice
-from sim.engine import Combat
-from sim.records import DRAW, combat_record, combatant_records
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
 from sim.rules.target10.duel import duel_plan, static_duel
-from sim.rules.target10.round import Rounds
+from sim.rules.target10.round import Target10Rounds
 from sim.rules.target10.system import Target10Prepared
-from sim.runner import play, run_chunk
+from sim.run.records import DRAW, combat_record, combatant_records
+from sim.run.runner import play, run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS
 from tests.target10.t10_helpers import d6, d20, man, of, run, t10
@@ -113,8 +113,8 @@ def test_a_chunks_lane_memo_is_what_each_combat_would_find_for_itself():
         for k in range(4):
             dice = Dice(11, k)
             combat = Combat(prepared.spawn(dice), scenario.side_names, dice, 60.0, None)
-            alone = duel_plan(Rounds(combat, prepared.rules))
-            shared = static_duel(Rounds(combat, prepared.rules, prepared.lane))
+            alone = duel_plan(Target10Rounds(combat, prepared.rules))
+            shared = static_duel(Target10Rounds(combat, prepared.rules, prepared.lane))
             assert prepared.lane.known and prepared.lane.plan == alone
             assert (shared is None) == (alone is None), path.name
             if alone is not None and shared is not None:
@@ -149,7 +149,7 @@ def test_subdue_never_takes_hit_points_below_zero():
 
 
 def test_in_the_skirmish_the_fled_never_act_and_nobody_acts_while_out():
-    from sim.runner import trace_combat
+    from sim.run.runner import trace_combat
 
     scenario = load_scenario(SCENARIOS / "t10-skirmish.yaml")
     fled = 0

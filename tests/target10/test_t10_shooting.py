@@ -7,11 +7,11 @@ if using a ranged weapon". Reloading, ammunition and cover are not in the text (
 
 from __future__ import annotations
 
-from sim.dice import Dice
-from sim.engine import Combat
-from sim.rules.target10.combat_test import MELEE, RANGED, cover_modifier, weapon_for
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
+from sim.rules.target10.combat_rolls import MELEE, RANGED, cover_modifier, weapon_for
 from sim.rules.target10.duel import static_duel
-from sim.rules.target10.round import Rounds
+from sim.rules.target10.round import Target10Rounds
 from sim.scenario.loader import scenario_from_dict
 from tests.target10.t10_helpers import d6, d20, man, of, run, t10
 
@@ -55,7 +55,7 @@ def test_the_duel_lane_leaves_a_shooter_to_the_general_round():
         prepared = scenario.system.prepare(scenario)
         dice = Dice(1, 0)
         combat = Combat(prepared.spawn(dice), scenario.side_names, dice, 60.0, None)
-        return static_duel(Rounds(combat, prepared.rules))
+        return static_duel(Target10Rounds(combat, prepared.rules))
 
     assert lane(_gunman()) is None
     fight = {"declare": {"movement": "hold", "action": "kill"}, "point_blank": "fight"}

@@ -7,16 +7,16 @@ from math import comb
 
 import pytest
 
-from sim.api import simulate
-from sim.dice import Dice
-from sim.rules.target10.tests import (
+from sim.engine.dice import Dice
+from sim.rules.target10.skill_tests import (
     contest_chance,
     extended_chance,
     success_chance,
     turn_order,
     tv_of,
 )
-from sim.runner import run_chunk
+from sim.run.api import simulate
+from sim.run.runner import run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS, within
 from tests.target10.t10_helpers import d20, of, run

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim.dice import Dice, DiceExpr
-from sim.rules.target10.combat_test import (
+from sim.engine.dice import Dice, DiceExpr
+from sim.rules.target10.combat_rolls import (
     CombatTest,
     attack_modifier,
     damage_amount,
@@ -16,7 +16,7 @@ from sim.rules.target10.combat_test import (
     damage_roll,
 )
 from sim.rules.target10.combatant import Stats
-from sim.rules.target10.tests import roll_test
+from sim.rules.target10.skill_tests import roll_test
 from sim.rules.target10.values import ability_modifier, clamp, defense, fight
 from sim.scenario.loader import load_scenario
 from tests.conftest import SCENARIOS

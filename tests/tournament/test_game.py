@@ -16,7 +16,7 @@ from analysis.game import (
     solve_on_support,
     solve_zero_sum,
 )
-from sim.summary import wilson_interval
+from sim.run.summary import wilson_interval
 
 
 def brute_force_value(a: np.ndarray) -> float:

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.tournament import plan_tournament
-from sim.cli import cli
+from sim.cli.app import cli
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import ScenarioError
 from sim.scenario.strategies import strategies_of

@@ -13,9 +13,9 @@ from rich.console import Console
 from analysis.report import write_report
 from analysis.tournament import analyse, plan_tournament, run_tournament
 from analysis.tournament_plot import plot_tournament
-from sim.api import simulate
-from sim.cli import cli
-from sim.commands.tournament import render_tournament
+from sim.cli.app import cli
+from sim.cli.commands.tournament import render_tournament
+from sim.run.api import simulate
 from sim.scenario.loader import parse_scenario
 
 # Red's "strong" has the most hit points, "plain" the scenario's, "weak" the fewest, all else

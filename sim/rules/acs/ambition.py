@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 
 AMBITION_DIE = 12
 

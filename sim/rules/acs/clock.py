@@ -29,15 +29,15 @@ from simpy import Interrupt, Process
 from simpy.events import NORMAL, Event
 
 # Perf (issue 11): the clock's time is read as now_of(env), env.now without the property call.
-from sim.engine import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp, now_of
+from sim.engine.combat import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp, now_of
+from sim.engine.space import distance
+from sim.engine.tactics import pick_target
 from sim.rules.acs.action_dice import SEGMENTS, roll_action_segments
 from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
 from sim.rules.acs.fighter import AcsFighter
 from sim.rules.acs.movement import EVERYWHERE, SpaceOf, engage, in_reach
 from sim.rules.acs.resolution import Resolution, StateT, StatsT
 from sim.rules.acs.spells import Special, choose_action, perform
-from sim.space import distance
-from sim.tactics import pick_target
 
 if TYPE_CHECKING:
     from sim.rules.acs.models import AcsClockOptions
@@ -393,7 +393,7 @@ class AcsClock(Generic[StatsT, StateT]):
     def segment_now(self, fighter: AcsFighter[StatsT, StateT]) -> int:
         """The segment (1..10) of the current second.
 
-        The clock's times are whole segments (:class:`~sim.engine.WakeUp` takes integers), so
+        The clock's times are whole segments (:class:`~sim.engine.combat.WakeUp` takes integers), so
         the difference of two times is one.
         """
         return now_of(self.env) - fighter.t0 + 1

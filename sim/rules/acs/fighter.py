@@ -15,12 +15,12 @@ from weakref import ref
 
 from simpy import Process
 
-from sim.combatant import Fighter
+from sim.engine.combatant import Fighter
+from sim.engine.space import home_side
+from sim.engine.tactics import TARGETS, TargetChoice
 from sim.rules.acs.action_dice import ActionDie, action_dice, action_die
 from sim.rules.acs.resolution import StateT, StatsT
 from sim.rules.acs.spells import Special
-from sim.space import home_side
-from sim.tactics import TARGETS, TargetChoice
 
 if TYPE_CHECKING:
     from sim.rules.acs.models import AcsClockOptions, AcsTiming

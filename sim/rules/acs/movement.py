@@ -6,7 +6,7 @@ the mechanics utilizing this system." RULINGS part A: "where distance matters, c
 during segments at their speed". This module reads that as follows (``docs/rules/acs.md``,
 "Movement and range on the clock"):
 
-- Every combatant stands on the engine's line (:mod:`sim.space`); side ``i`` starts at
+- Every combatant stands on the engine's line (:mod:`sim.engine.space`); side ``i`` starts at
   ``i * start_distance`` (clock option, default 0: everyone in reach, as before positions
   existed) unless its stat block gives a ``position``.
 - Movement is no action of its own: it takes place on the mover's action segments. On each
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sim.space import approach, distance, nearest, retreat
+from sim.engine.space import approach, distance, nearest, retreat
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter

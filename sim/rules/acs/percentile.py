@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
 
-from sim.dice import DiceExpr
+from sim.engine.dice import DiceExpr
 from sim.rules.acs.models import PercentileCombatant, PercentileOptions
 from sim.rules.acs.movement import per_action
 from sim.rules.acs.narration import PERCENTILE_NARRATION

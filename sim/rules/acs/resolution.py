@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from sim.engine import TraceEvent
+from sim.engine.combat import TraceEvent
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sim.dice import DiceExpr
+from sim.engine.dice import DiceExpr
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock

@@ -19,9 +19,9 @@ from typing import Any, Generic
 
 from pydantic import BaseModel, create_model, field_validator
 
-from sim.dice import Dice, DiceExpr
-from sim.engine import Combat, TraceEvent
-from sim.errors import Problem
+from sim.engine.combat import Combat, TraceEvent
+from sim.engine.dice import Dice, DiceExpr
+from sim.engine.errors import Problem
 from sim.rules.acs.clock import AcsClock
 from sim.rules.acs.fighter import AcsFighter, Timing
 from sim.rules.acs.models import AcsClockOptions, AcsTiming

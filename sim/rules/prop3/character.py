@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sim.combatant import Fighter
+from sim.engine.combatant import Fighter
+from sim.engine.tactics import TARGETS
 from sim.rules.prop3.forms import Armor, AttackForm, DefenseForm, Rating, Weapon
 from sim.rules.prop3.models import (
     SKILLS,
@@ -38,7 +39,6 @@ from sim.rules.prop3.models import (
 )
 from sim.rules.prop3.pool import dice_offset, die_for, stat_dice
 from sim.rules.prop3.ranged import AMMUNITION_FORM
-from sim.tactics import TARGETS
 
 BASH, SLASH, THRUST, DODGE, BLOCK, PARRY, ARCHERY, THROWN, INITIATIVE = range(len(SKILLS))
 """Roll indices, in the order of :data:`~sim.rules.prop3.models.SKILLS`."""
@@ -248,7 +248,7 @@ class Body:
         aim: the target it spent its last action aiming at.
         fired: it has shot at least once (for the tactic ``aim: first``).
 
-    Its position on the line, in feet, is the fighter's own ``pos`` (:mod:`sim.space`).
+    Its position on the line, in feet, is the fighter's own ``pos`` (:mod:`sim.engine.space`).
     """
 
     __slots__ = (

@@ -40,7 +40,7 @@ from sim.rules.prop3.ranged import missile_defense
 from sim.rules.prop3.wiggle import AttackerPolicy, DefenderPolicy, Defense, Wiggled
 
 if TYPE_CHECKING:
-    from sim.engine import Combat
+    from sim.engine.combat import Combat
     from sim.rules.prop3.models import Rules
     from sim.rules.prop3.pool import Pool, Result
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sim.dice import Dice
+    from sim.engine.dice import Dice
 
 WEAPON_DROPPED, STRUCK_SELF, COUNTER_ATTACK, STUMBLE, FALL, JUST_MISS = range(1, 7)
 """The faces of the fumble d6."""

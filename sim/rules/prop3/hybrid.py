@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from sim.engine.space import distance
 from sim.rules.acs.movement import per_action
 from sim.rules.prop3.character import AIM_ALWAYS, AIM_NEVER, Body, Profile
 from sim.rules.prop3.counters import counter_attack
@@ -49,7 +50,6 @@ from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.missiles import missile_attack, shot_reach
 from sim.rules.prop3.models import HybridCombatant, RangeOptions, Rules
 from sim.rules.prop3.narration import HYBRID_NARRATION
-from sim.space import distance
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -113,7 +113,7 @@ class HybridFight(Fight):
         return a.rank < b.rank
 
     def distance(self, a: AcsFighter, b: AcsFighter) -> float:
-        """Feet between two combatants on the engine's line (:func:`sim.space.distance`)."""
+        """Feet between two combatants on the engine's line (:func:`sim.engine.space.distance`)."""
         return distance(a, b)
 
     def can_defend(self, defender: AcsFighter, primary: bool) -> bool:

@@ -22,7 +22,7 @@ from sim.rules.prop3.character import INITIATIVE, pool_dice, stat_now
 from sim.rules.prop3.pool import Result, can_crit, only_ones, read_roll, roll_pool
 
 if TYPE_CHECKING:
-    from sim.dice import Dice
+    from sim.engine.dice import Dice
 
 MAX_ROLL_OFFS = 100
 """Roll-offs among tied combatants before scenario order decides (only pools that cannot differ,

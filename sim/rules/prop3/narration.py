@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sim.engine import SEGMENTS_PER_SECOND, TraceEvent
+from sim.engine.combat import SEGMENTS_PER_SECOND, TraceEvent
 from sim.rules.acs.narration import distance_text
 from sim.rules.wording import counted, possessive
 

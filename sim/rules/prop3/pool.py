@@ -33,7 +33,7 @@ from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from sim.dice import Dice
+    from sim.engine.dice import Dice
 
 KEEP_MODES = ("lowest_three", "best_set")
 """The values of the ``keep`` option; the first is the default."""

@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from sim.engine import SEGMENTS_PER_SECOND, Combat
+from sim.engine.combat import SEGMENTS_PER_SECOND, Combat
+from sim.engine.tactics import pick_target
 from sim.rules.prop3.character import AIM_ALWAYS, AIM_FIRST, P3Fighter
 from sim.rules.prop3.counters import counter_attack
 from sim.rules.prop3.damage import out
@@ -34,7 +35,6 @@ from sim.rules.prop3.initiative import initiative_roll, move_up, rank
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.missiles import missile_attack, shot_reach
 from sim.rules.prop3.models import Rules
-from sim.tactics import pick_target
 
 
 class RoundFight(Fight):
@@ -74,7 +74,7 @@ class RoundFight(Fight):
             combat.check_end(self.end_s)
 
 
-class Rounds:
+class Prop3Rounds:
     """Plays one combat round by round.
 
     Args:

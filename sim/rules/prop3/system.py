@@ -12,15 +12,15 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from sim.dice import Dice
-from sim.engine import Combat
-from sim.errors import Problem
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice
+from sim.engine.errors import Problem
 from sim.rules.base import ScenarioView as Scenario
 from sim.rules.prop3.character import P3Fighter, Profile
 from sim.rules.prop3.hybrid import PROP3_RESOLUTION, Prop3Resolution
 from sim.rules.prop3.models import Prop3Combatant, Prop3Options, Rules
 from sim.rules.prop3.narration import NARRATION, time_label
-from sim.rules.prop3.round import Rounds
+from sim.rules.prop3.round import Prop3Rounds
 
 _DEFENSE_NEEDS = {
     "block": "a shield or a two-handed weapon",
@@ -52,9 +52,9 @@ class Prop3Prepared:
             for index, (name, side, profile, position) in enumerate(self.roster)
         ]
 
-    def rounds(self, combat: Combat) -> Rounds:
+    def rounds(self, combat: Combat) -> Prop3Rounds:
         """The round process of one combat, set up but not started (for tests and notebooks)."""
-        return Rounds(combat, self.rules, self.round_s, self.every_round)
+        return Prop3Rounds(combat, self.rules, self.round_s, self.every_round)
 
     def start(self, combat: Combat) -> None:
         """Start the round process."""

@@ -2,9 +2,10 @@
 
 Modules, one per concept of the rule text (``rules/target-10.txt``) as RULINGS part B reads it:
 :mod:`~sim.rules.target10.values` (ability modifiers, FIGHT, SHOOT, DEFENSE, the clamp),
-:mod:`~sim.rules.target10.tests` (the test roll and the maths of tests: chances, test values, tester
-order, the exact extended-test Markov chain), :mod:`~sim.rules.target10.combat_test` (the combat
-test's modifier and damage, one copy for the round, its duel lane and the hybrid),
+:mod:`~sim.rules.target10.skill_tests` (the test roll and the maths of tests: chances, test
+values, tester order, the exact extended-test Markov chain),
+:mod:`~sim.rules.target10.combat_rolls` (the combat test's modifier and damage, one copy for
+the round, its duel lane and the hybrid),
 :mod:`~sim.rules.target10.luck` (luck points),
 :mod:`~sim.rules.target10.movements` and :mod:`~sim.rules.target10.actions` (what each of the seven
 movements and seven actions does), :mod:`~sim.rules.target10.tactics` (the YAML vocabulary of

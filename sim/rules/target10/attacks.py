@@ -1,9 +1,9 @@
 """An attack in a round: whom, with which value, and the combat test.
 
 Target 10 text, "Combat Tests": hand-held weapons compare FIGHT with DEFENSE, thrown and missile
-weapons SHOOT with DEFENSE (the test itself is :func:`~sim.rules.target10.combat_test.
-attack_modifier` and :func:`~sim.rules.target10.tests.outcomes`, looked up through
-:func:`~sim.rules.target10.combat_test.attack_rolls`: the one copy the duel lane and the ACS
+weapons SHOOT with DEFENSE (the test itself is :func:`~sim.rules.target10.combat_rolls.
+attack_modifier` and :func:`~sim.rules.target10.skill_tests.outcomes`, looked up through
+:func:`~sim.rules.target10.combat_rolls.attack_rolls`: the one copy the duel lane and the ACS
 hybrid use too). "Movements": a charger adds
 double its STR bonus to FIGHT; an attack on a fleer "is automatically successful"
 (``flee_auto_hit``); a withdrawer "may still attack if their opponent is advancing"
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from sim.rules.target10.actions import ACTION_WORDS, DAMAGING, DISARM, GRAPPLE
 from sim.rules.target10.ammunition import fire, reload
-from sim.rules.target10.combat_test import (
+from sim.rules.target10.combat_rolls import (
     RANGED,
     attack_rolls,
     cover_modifier,
@@ -41,8 +41,8 @@ from sim.rules.target10.effects import BREAK, PUSH, Effect, land_blow
 from sim.rules.target10.movements import MANEUVER, WITHDRAW
 from sim.rules.target10.moving import Origins
 from sim.rules.target10.parley import break_parley
+from sim.rules.target10.skill_tests import DIE
 from sim.rules.target10.state import RoundState
-from sim.rules.target10.tests import DIE
 
 
 def attack(

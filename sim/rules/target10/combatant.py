@@ -10,23 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sim.combatant import Fighter
-from sim.dice import DiceExpr
+from sim.engine.combatant import Fighter
+from sim.engine.dice import DiceExpr
+from sim.engine.space import home_side
+from sim.engine.tactics import TARGETS
 from sim.rules.target10 import values
 from sim.rules.target10.actions import KILL, NONE, defend_bonus
-from sim.rules.target10.combat_test import damage_faces
+from sim.rules.target10.combat_rolls import damage_faces
 from sim.rules.target10.luck import SucceedPolicy, luck_cap
 from sim.rules.target10.models import succeed_policy
 from sim.rules.target10.movements import HOLD
+from sim.rules.target10.skill_tests import tv_of
 from sim.rules.target10.tactics import (
     DEFAULT_RULES,
     compile_rules,
     declaration_codes,
     parse_condition,
 )
-from sim.rules.target10.tests import tv_of
-from sim.space import home_side
-from sim.tactics import TARGETS
 
 if TYPE_CHECKING:
     from sim.rules.target10.models import Combatant, CombatOptions

@@ -4,22 +4,22 @@ Two combatants who hold their ground and Kill (or Subdue) each other in reach ca
 that: nobody moves, no action leaves a condition, and the first one out ends the fight. Their
 rounds (Target 10 text, "Combat Tests": initiative 1d6 + DEX bonus, highest first, ties
 simultaneous) are then just initiative, attack tests and damage. This lane plays them with the
-round's own functions (:func:`~sim.rules.target10.combat_test.attack_rolls`,
-:func:`~sim.rules.target10.combat_test.damage_roll`,
+round's own functions (:func:`~sim.rules.target10.combat_rolls.attack_rolls`,
+:func:`~sim.rules.target10.combat_rolls.damage_roll`,
 :mod:`~sim.rules.target10.effects`), drawing
 the same dice in the same order, and skips only the bookkeeping a static duel cannot need. It is
 used only without tracing; ``tests/target10/test_t10_round.py`` checks that it gives exactly the
-general path's results. It takes cover (:func:`~sim.rules.target10.combat_test.cover_modifier`)
-and luck spent to hit (:func:`~sim.rules.target10.combat_test.lucky_hit`) through the same
+general path's results. It takes cover (:func:`~sim.rules.target10.combat_rolls.cover_modifier`)
+and luck spent to hit (:func:`~sim.rules.target10.combat_rolls.lucky_hit`) through the same
 functions, and leaves to the general round a duel in which someone would shoot (a ranged weapon
-at point-blank range: :func:`~sim.rules.target10.combat_test.weapon_for`), since shots use
+at point-blank range: :func:`~sim.rules.target10.combat_rolls.weapon_for`), since shots use
 ammunition and firearms reload.
 """
 
 from __future__ import annotations
 
 from sim.rules.target10.actions import KILL, SUBDUE
-from sim.rules.target10.combat_test import (
+from sim.rules.target10.combat_rolls import (
     MELEE,
     attack_rolls,
     cover_modifier,
@@ -30,8 +30,8 @@ from sim.rules.target10.combat_test import (
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.effects import Effect, land, land_blow
 from sim.rules.target10.movements import HOLD
+from sim.rules.target10.skill_tests import DIE, D20Roll
 from sim.rules.target10.state import ROUND_S, DuelPlan, RoundState
-from sim.rules.target10.tests import DIE, D20Roll
 
 INITIATIVE_DIE = 6
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sim.engine.space import push
 from sim.rules.target10.actions import (
     ACTION_WORDS,
     DAMAGING,
@@ -35,7 +36,6 @@ from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import hamper, put_out, release
 from sim.rules.target10.luck import cancel_hits, spend_on_hit
 from sim.rules.target10.state import RoundState
-from sim.space import push
 
 #: Effect kinds beyond the action codes: a maneuvering hit's push, breaking free of a pin.
 PUSH, BREAK = 100, 101

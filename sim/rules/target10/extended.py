@@ -2,7 +2,7 @@
 
 ``options: {kind: test}`` makes a scenario a test (Target 10 text, "Tests", "Man vs. Man", "Man vs.
 Nature"). The first side's characters test, taking turns in TV order (ties: skill, ability
-score, a coin; :func:`~sim.rules.target10.tests.turn_order`); the second side opposes with its
+score, a coin; :func:`~sim.rules.target10.skill_tests.turn_order`); the second side opposes with its
 best TV (``nature: true`` members are nature: TV 1..10, default ``nature_tv`` 5, never rolling).
 Each roll is d20 + (TV - opposing TV) + situational against ``test_target``.
 
@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.combatant import Fighter
-from sim.engine import Combat
+from sim.engine.combat import Combat
+from sim.engine.combatant import Fighter
 from sim.rules.target10.luck import luck_cap, spend_on_failed_test
+from sim.rules.target10.skill_tests import roll_test, turn_order, tv_of
 from sim.rules.target10.state import ROUND, ROUND_S
-from sim.rules.target10.tests import roll_test, turn_order, tv_of
 from sim.rules.target10.values import ability_modifier, clamp
 
 if TYPE_CHECKING:

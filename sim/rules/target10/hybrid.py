@@ -29,11 +29,11 @@ round's own rule, read through the same functions:
   (:func:`~sim.rules.target10.values.charge_fight_bonus`), and until then attacks on the charger
   meet DEFENSE without the DEX bonus (:func:`~sim.rules.target10.values.charge_defense_loss`);
 - an attack on a fleeing combatant (one whose last action was a Flee) succeeds without a roll
-  (``flee_auto_hit``, :func:`~sim.rules.target10.combat_test.flee_auto`; ``if_after`` reads the
+  (``flee_auto_hit``, :func:`~sim.rules.target10.combat_rolls.flee_auto`; ``if_after`` reads the
   ambition order as the round's initiative), and a fleer, back turned, makes no ACS defense;
 - a shot is Target 10's ranged attack: SHOOT against DEFENSE, damage + DEX, the target's
-  ``cover`` (:func:`~sim.rules.target10.combat_test.cover_modifier`), within reach by the tactic
-  ``point_blank`` (:func:`~sim.rules.target10.combat_test.weapon_for`), one missile per shot
+  ``cover`` (:func:`~sim.rules.target10.combat_rolls.cover_modifier`), within reach by the tactic
+  ``point_blank`` (:func:`~sim.rules.target10.combat_rolls.weapon_for`), one missile per shot
   (:func:`~sim.rules.target10.ammunition.after_shot`) and a firearm's reload.
 
 Target 10's initiative and its other actions (Defend aside, Disarm, Grapple, Negotiate, Subdue,
@@ -42,8 +42,9 @@ here: a second of ACS is far shorter than a round, and the clock already orders 
 Unconscious combatants do not wake (a fight on the ACS clock lasts seconds, not 1d6 minutes).
 
 The attack test, its damage and the luck rule are the round's own
-(:func:`~sim.rules.target10.combat_test.attack_modifier`,
-:func:`~sim.rules.target10.tests.roll_test`, :func:`~sim.rules.target10.combat_test.damage_roll`,
+(:func:`~sim.rules.target10.combat_rolls.attack_modifier`,
+:func:`~sim.rules.target10.skill_tests.roll_test`,
+:func:`~sim.rules.target10.combat_rolls.damage_roll`,
 :func:`~sim.rules.target10.actions.take_damage`, :mod:`~sim.rules.target10.luck`), and so
 are the options they read (:class:`~sim.rules.target10.models.AttackOptions`).
 """
@@ -55,13 +56,14 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
-from sim.dice import DiceExpr
+from sim.engine.dice import DiceExpr
+from sim.engine.space import distance
 from sim.rules.acs.models import AcsTactics, AcsTiming
 from sim.rules.acs.movement import FLEE
 from sim.rules.target10 import values
 from sim.rules.target10.actions import DEAD, defend_bonus, take_damage
 from sim.rules.target10.ammunition import after_shot
-from sim.rules.target10.combat_test import (
+from sim.rules.target10.combat_rolls import (
     RANGED,
     CombatTest,
     attack_modifier,
@@ -87,8 +89,7 @@ from sim.rules.target10.models import (
     succeed_policy,
 )
 from sim.rules.target10.narration import HYBRID_NARRATION
-from sim.rules.target10.tests import outcomes, roll_test
-from sim.space import distance
+from sim.rules.target10.skill_tests import outcomes, roll_test
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter

@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sim.dice import DiceExpr
-from sim.engine import SEGMENTS_PER_SECOND
+from sim.engine.combat import SEGMENTS_PER_SECOND
+from sim.engine.dice import DiceExpr
 from sim.rules.acs.movement import CLOSE, FLEE, per_action
 from sim.rules.target10.movements import run_paces
 

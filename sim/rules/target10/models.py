@@ -14,7 +14,7 @@ from pydantic import Field, field_validator, model_validator
 
 from sim.rules.common import Damage, DiceText, HitPoints, Strict, TargetTactics
 from sim.rules.target10.actions import ACTION_WORDS
-from sim.rules.target10.combat_test import FLEE_AUTO
+from sim.rules.target10.combat_rolls import FLEE_AUTO
 from sim.rules.target10.luck import LUCK_POLICIES, SUCCEED_WORDS, SucceedPolicy
 from sim.rules.target10.movements import MOVEMENTS
 from sim.rules.target10.tactics import parse_condition

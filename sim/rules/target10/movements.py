@@ -1,7 +1,7 @@
 """The seven movements: Advance, Charge, Flee, Hold, Maneuver, Stand, Withdraw.
 
 Target 10 text, "Movements", as RULINGS part B reads it. Positions are paces on the engine's
-line (:mod:`sim.space`, which does the geometry); a combatant moves towards or away from its
+line (:mod:`sim.engine.space`, which does the geometry); a combatant moves towards or away from its
 opponent (its target), never past it:
 
 - Advance: keeps its guard up and moves 3 paces towards its opponent (``advance_paces``),
@@ -25,8 +25,8 @@ Pinned and grounded combatants: the text gives only "a -1 penalty to attack and 
 -2 penalty to attack and defend" (Actions, Grapple and Trip), so by default they move like anyone
 (RULINGS part B: ``held_cannot_move``, default false). A pin is broken only by "a grapple attack
 of their own", so a pinned combatant that moves stays within its holder's reach
-(:func:`sim.space.tethered`). With ``held_cannot_move: true`` their other movements are held (a
-grounded combatant may still stand).
+(:func:`sim.engine.space.tethered`). With ``held_cannot_move: true`` their other movements are
+held (a grounded combatant may still stand).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ the extra action of picking up a disarmed weapon (:mod:`~sim.rules.target10.acti
 
 from __future__ import annotations
 
+from sim.engine.space import approach, nearest, retreat, tethered
 from sim.rules.target10.actions import ATTACKS, FLED
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import hamper, put_out, release
@@ -27,7 +28,6 @@ from sim.rules.target10.movements import (
     run_paces,
 )
 from sim.rules.target10.state import RoundState
-from sim.space import approach, nearest, retreat, tethered
 
 #: Where each withdrawer stood before the step (it attacks from there).
 Origins = dict[T10Fighter, float]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sim.engine import TraceEvent
+from sim.engine.combat import TraceEvent
 from sim.rules.target10.state import ROUND
 from sim.rules.wording import counted, possessive
 

@@ -20,8 +20,8 @@ from sim.rules.target10.actions import FLED
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds, put_out
 from sim.rules.target10.luck import spend_on_failed_test, spend_to_succeed
+from sim.rules.target10.skill_tests import DIE, roll_test, success_faces, tv_of
 from sim.rules.target10.state import RoundState
-from sim.rules.target10.tests import DIE, roll_test, success_faces, tv_of
 from sim.rules.target10.values import clamp
 
 

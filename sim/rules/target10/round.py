@@ -21,7 +21,7 @@ lost, so waking can never undo the end of a fight.
 
 The concerns of a round live in their own modules, functions of the fight's
 :class:`~sim.rules.target10.state.RoundState`: :mod:`~sim.rules.target10.moving`,
-:mod:`~sim.rules.target10.attacks` (with the pure :mod:`~sim.rules.target10.combat_test`),
+:mod:`~sim.rules.target10.attacks` (with the pure :mod:`~sim.rules.target10.combat_rolls`),
 :mod:`~sim.rules.target10.effects`, :mod:`~sim.rules.target10.conditions` and
 :mod:`~sim.rules.target10.parley`; a static duel takes :mod:`~sim.rules.target10.duel`.
 """
@@ -33,7 +33,7 @@ from typing import Any
 
 from simpy.events import NORMAL
 
-from sim.engine import Combat, wake_at
+from sim.engine.combat import Combat, wake_at
 from sim.rules.target10.actions import (
     ACTION_WORDS,
     ATTACKS,
@@ -54,10 +54,10 @@ from sim.rules.target10.moving import move, recover
 from sim.rules.target10.parley import escape, negotiate
 from sim.rules.target10.state import ROUND, ROUND_S, LaneMemo, RoundRules, RoundState
 
-__all__ = ["ROUND", "ROUND_S", "RoundRules", "Rounds"]
+__all__ = ["ROUND", "ROUND_S", "RoundRules", "Target10Rounds"]
 
 
-class Rounds(RoundState):
+class Target10Rounds(RoundState):
     """Plays one combat round by round.
 
     Args:

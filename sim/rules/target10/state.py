@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from sim.dice import Dice, DiceExpr
-from sim.engine import Combat
-from sim.rules.target10.combat_test import CombatTest
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice, DiceExpr
+from sim.rules.target10.combat_rolls import CombatTest
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.models import CombatOptions
 from sim.rules.target10.movements import ADVANCE, CHARGE, MOVEMENTS
-from sim.rules.target10.tests import D20Roll
+from sim.rules.target10.skill_tests import D20Roll
 
 #: Clock units in a round (one minute), and its game time in seconds.
 ROUND = 600

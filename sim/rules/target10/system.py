@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sim.dice import Dice, DiceExpr
-from sim.engine import Combat
-from sim.errors import Problem
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice, DiceExpr
+from sim.engine.errors import Problem
 from sim.rules.base import ScenarioView as Scenario
 from sim.rules.target10.combatant import Stats, T10Fighter
 from sim.rules.target10.extended import TesterFighter, TestPlay, tester_values
@@ -22,7 +22,7 @@ from sim.rules.target10.hybrid import TARGET10_RESOLUTION, Target10Resolution
 from sim.rules.target10.luck import luck_cap
 from sim.rules.target10.models import Combatant, CombatOptions, Tester, TestOptions
 from sim.rules.target10.narration import NARRATION, time_label
-from sim.rules.target10.round import RoundRules, Rounds
+from sim.rules.target10.round import RoundRules, Target10Rounds
 from sim.rules.target10.state import LaneMemo
 
 
@@ -59,7 +59,7 @@ class Target10Prepared:
 
     def start(self, combat: Combat[T10Fighter]) -> None:
         """Start the round process."""
-        Rounds(combat, self.rules, self.lane).start()
+        Target10Rounds(combat, self.rules, self.lane).start()
 
 
 class TestPrepared:

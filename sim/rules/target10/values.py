@@ -4,7 +4,7 @@ Target 10 text, "Combat Tests": FIGHT = Hit Dice + Strength modifier + weapon bo
 Dice + Dexterity modifier + weapon bonus, DEFENSE = Hit Dice + Dexterity modifier + armor bonus.
 The attacker compares FIGHT (hand-held weapons) or SHOOT (thrown and missile weapons) with the
 defender's DEFENSE; the difference is the bonus or penalty, never beyond +/-10, and situational
-modifiers add at most +/-3 more (:func:`~sim.rules.target10.combat_test.attack_modifier`, with
+modifiers add at most +/-3 more (:func:`~sim.rules.target10.combat_rolls.attack_modifier`, with
 :func:`clamp`).
 
 RULINGS part B: the modifier of an ability score is ``ceil((score - 10) / 2)`` (option

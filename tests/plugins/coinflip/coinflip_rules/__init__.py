@@ -17,10 +17,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from simpy.events import Event
 
-from sim.combatant import Fighter
-from sim.dice import Dice
-from sim.engine import SEGMENTS_PER_SECOND, Combat, TraceEvent
-from sim.errors import Problem
+from sim.engine.combat import SEGMENTS_PER_SECOND, Combat, TraceEvent
+from sim.engine.combatant import Fighter
+from sim.engine.dice import Dice
+from sim.engine.errors import Problem
 from sim.rules import ScenarioView
 from sim.rules.acs.clock import AcsClock, AcsFighter
 from sim.rules.acs.models import AcsTiming

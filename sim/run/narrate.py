@@ -6,7 +6,7 @@ the story told is exactly combat k of the run.
 
 from __future__ import annotations
 
-from sim.engine import TraceEvent
+from sim.engine.combat import TraceEvent
 from sim.rules.wording import side
 from sim.scenario.schema import Scenario
 

@@ -20,8 +20,7 @@ from analysis.compare import p_text
 from analysis.game import RESAMPLES
 from analysis.tournament import plan_tournament, run_tournament
 from analysis.tournament_result import PAYOFF_TEXT, PAYOFFS, Tournament
-from sim.api import RunInterrupted
-from sim.cli import (
+from sim.cli.app import (
     EXIT_INTERRUPTED,
     Number,
     batch_echo,
@@ -35,8 +34,9 @@ from sim.cli import (
     scenario_argument,
     seed_option,
 )
-from sim.outdir import own_folder
-from sim.progress import wanted
+from sim.run.api import RunInterrupted
+from sim.run.outdir import own_folder
+from sim.run.progress import wanted
 from sim.scenario.strategies import Strategy
 
 

@@ -31,8 +31,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sim.errors import CommandError
-from sim.files import WriteError, is_temporary, make_folder, writing
+from sim.engine.errors import CommandError
+from sim.run.files import WriteError, is_temporary, make_folder, writing
 
 try:
     import fcntl

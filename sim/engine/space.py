@@ -1,10 +1,10 @@
 """The battlefield: one line on which every combatant has a position.
 
-Position belongs to the engine, not to one rule system: :class:`~sim.combatant.Fighter` carries
-``pos``, and every rule system (Target 10's paces, Proposition Three's feet, the ACS clock with
-any resolution) measures, approaches and retreats with the pure functions here. A rule system
-says what its unit is (``paces``, ``feet``) and how far a movement goes; this module only knows
-a line.
+Position belongs to the engine, not to one rule system:
+:class:`~sim.engine.combatant.Fighter` carries ``pos``, and every rule system (Target 10's
+paces, Proposition Three's feet, the ACS clock with any resolution) measures, approaches and
+retreats with the pure functions here. A rule system says what its unit is (``paces``,
+``feet``) and how far a movement goes; this module only knows a line.
 
 - :func:`approach` moves towards a point and stops as soon as it is within reach of it, never
   past it;
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar
 
-from sim.combatant import Fighter
+from sim.engine.combatant import Fighter
 
 F = TypeVar("F", bound=Fighter)
 

@@ -23,7 +23,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO
 
-from sim.errors import CommandError
+from sim.engine.errors import CommandError
 
 #: What each refusal of the file system means, in words.
 CAUSES = {

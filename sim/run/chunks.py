@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.files import is_temporary, write_atomically, writing
+from sim.run.files import is_temporary, write_atomically, writing
 
 #: The Parquet metadata key of a chunk's label.
 LABEL_KEY = b"combatsim"

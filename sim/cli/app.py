@@ -1,8 +1,8 @@
-"""``combatsim``: the command line, a thin click layer over :mod:`sim.api`.
+"""``combatsim``: the command line, a thin click layer over :mod:`sim.run.api`.
 
 Every command refuses bad input with a clear message on stderr and exit code 2, never a
 traceback: a bad scenario with the list of its problems (:class:`ScenarioError`), any other
-request that cannot be carried out with its one sentence (:class:`~sim.errors.CommandError`).
+request that cannot be carried out with its one sentence (:class:`~sim.engine.errors.CommandError`).
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ from rich.console import Console
 
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_to_precision
 from analysis.report_text import summary_table
-from sim.api import RunInterrupted, simulate
-from sim.api import replay as replay_combat
-from sim.commands import COMMANDS
-from sim.errors import EXIT_BAD_INPUT, CommandError
-from sim.files import WriteError, cause_of
-from sim.outdir import claim
-from sim.runner import DEFAULT_CHUNK
+from sim.cli.commands import COMMANDS
+from sim.engine.errors import EXIT_BAD_INPUT, CommandError
+from sim.run.api import RunInterrupted, simulate
+from sim.run.api import replay as replay_combat
+from sim.run.files import WriteError, cause_of
+from sim.run.outdir import claim
+from sim.run.runner import DEFAULT_CHUNK
+from sim.run.summary import DEFINITIONS
+from sim.run.watch import RunWarning
 from sim.scenario.loader import load_scenario, validate_file
 from sim.scenario.problems import ScenarioError
-from sim.summary import DEFINITIONS
-from sim.watch import RunWarning
 
 
 def _problems_exit(exc: ScenarioError) -> None:
@@ -163,10 +163,10 @@ def json_option(help_text: str = "Print the summary as one JSON object.") -> Cal
 
 
 class CommandGroup(click.Group):
-    """The ``combatsim`` group: the commands listed in :data:`sim.commands.COMMANDS` load when used.
+    """The ``combatsim`` group: the commands of :data:`sim.cli.commands.COMMANDS` load when used.
 
     Their modules bring the analysis package and its heavy dependencies; ``combatsim --help``
-    lists them from the table without importing them (see :mod:`sim.commands`).
+    lists them from the table without importing them (see :mod:`sim.cli.commands`).
     """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -289,7 +289,7 @@ def batch_echo(as_json: bool):
 EXIT_INTERRUPTED = 130
 
 #: What each column of run's table means, under ``combatsim run --help`` (the one definition,
-#: :data:`sim.summary.DEFINITIONS`, that the footnotes and the report print too).
+#: :data:`sim.run.summary.DEFINITIONS`, that the footnotes and the report print too).
 COLUMNS_HELP = "\b\nThe table's columns:\n" + "\n".join(
     textwrap.fill(f"{name}: {meaning}", 78, initial_indent="  ", subsequent_indent="      ")
     for name, meaning in DEFINITIONS.items()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from sim.combatant import COUNTERS, Fighter
-from sim.engine import SEGMENTS_PER_SECOND, Combat
+from sim.engine.combat import SEGMENTS_PER_SECOND, Combat
+from sim.engine.combatant import COUNTERS, Fighter
 from sim.scenario.columns import COMBATANT_COLUMNS, HEAD, TOTALS, combat_columns
 
 #: What the ``winner`` column holds when no side won.

@@ -243,7 +243,7 @@ def sweep_problems(source: Source, data: dict, build: Build, known: Known) -> li
                     what += f" ({problem.found})"
                 add(spot, what, problem.expected)
             if checked.scenario is not None:
-                built.append(fingerprint(checked.scenario))
+                built.append(checked.scenario.fight_key())
             elif not own:
                 comparable = False  # the base's problems hide what this value changes
         if comparable and len(built) > 1 and all(b == built[0] for b in built[1:]):
@@ -268,14 +268,3 @@ def base_data(data: dict, paths: Iterable[str]) -> dict:
     ):
         base["options"] = {}
     return base
-
-
-def fingerprint(scenario: Any) -> tuple:
-    """What the fights of a scenario depend on (not its name, seed or runs)."""
-    return (
-        scenario.rules,
-        scenario.options.model_dump(mode="json"),
-        scenario.time_limit_s,
-        scenario.side_names,
-        tuple((c.name, c.side, c.stats.model_dump(mode="json")) for c in scenario.combatants),
-    )

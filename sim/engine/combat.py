@@ -22,8 +22,8 @@ from typing import Any, Generic, TypeVar
 import simpy
 from simpy.events import Event
 
-from sim.combatant import Fighter
-from sim.dice import Dice
+from sim.engine.combatant import Fighter
+from sim.engine.dice import Dice
 
 #: The fighter type of a combat: each rule system plays with its own subclass of Fighter.
 F = TypeVar("F", bound=Fighter)

@@ -24,8 +24,7 @@ from analysis.baseline import (
 from analysis.baseline import check as run_check
 from analysis.compare import compare as run_comparison
 from analysis.compare import render_comparison
-from sim.api import play_records
-from sim.cli import (
+from sim.cli.app import (
     Number,
     batch_echo,
     engine_options,
@@ -37,7 +36,8 @@ from sim.cli import (
     runs_option,
     seed_option,
 )
-from sim.outdir import own_folder
+from sim.run.api import play_records
+from sim.run.outdir import own_folder
 
 #: Exit code of ``check`` when a win rate moved.
 EXIT_MOVED = 1

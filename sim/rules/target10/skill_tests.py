@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from sim.dice import Dice
+from sim.engine.dice import Dice
 from sim.rules.target10.luck import spend_on_failed_test
 
 DIE = 20

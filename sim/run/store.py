@@ -11,17 +11,17 @@ process killed outright) loses nothing it finished. The directory holds:
   (``part-000000002000.parquet``); ``pandas.read_parquet(DIR / "outcomes.parquet")`` reads it
   whole, in combat order;
 - ``combatants.parquet/`` likewise with ``--detail``;
-- ``chunks.jsonl``: the journal of written chunks and their checksums (:mod:`sim.chunks`);
-- ``.combatsim.lock``: the lock of the one process writing there (:mod:`sim.outdir`);
+- ``chunks.jsonl``: the journal of written chunks and their checksums (:mod:`sim.run.chunks`);
+- ``.combatsim.lock``: the lock of the one process writing there (:mod:`sim.run.outdir`);
 - when the run is complete: ``outcomes.csv`` (and ``combatants.csv``), and ``summary.json``;
 - ``quarantine/``, only when a resume found files that do not belong to the run.
 
 Each chunk file is written under a unique hidden name, flushed to disk, then renamed
-(:mod:`sim.files`): a file with its final name is always whole, and readers skip the hidden
+(:mod:`sim.run.files`): a file with its final name is always whole, and readers skip the hidden
 ones. Each carries its run and combat range; resuming checks every file against them and the
-journal (:func:`sim.chunks.verify`), sets aside what does not belong, and plays only the
+journal (:func:`sim.run.chunks.verify`), sets aside what does not belong, and plays only the
 chunks that are missing. The summary is built from counts kept per chunk
-(:class:`sim.summary.Tally`), never from all rows at once.
+(:class:`sim.run.summary.Tally`), never from all rows at once.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from sim.chunks import (
+from sim.engine.errors import CommandError
+from sim.run.chunks import (
     JOURNAL,
     QUARANTINE,
     Journal,
@@ -45,8 +46,7 @@ from sim.chunks import (
     verify,
     write_chunk,
 )
-from sim.errors import CommandError
-from sim.files import (
+from sim.run.files import (
     WriteError,
     as_text,
     is_temporary,
@@ -55,16 +55,15 @@ from sim.files import (
     write_text,
     writing,
 )
-from sim.outdir import FolderLock, claim
-from sim.parallel import fingerprint
-from sim.tables import combatants_frame, outcomes_frame
-from sim.version import __version__
-from sim.watch import RunWarning
+from sim.run.outdir import FolderLock, claim
+from sim.run.tables import combatants_frame, outcomes_frame
+from sim.run.version import __version__
+from sim.run.watch import RunWarning
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from sim.runner import ChunkResult
+    from sim.run.runner import ChunkResult
     from sim.scenario.schema import Scenario
 
 MANIFEST = "run.json"
@@ -102,7 +101,7 @@ class ResultsWarning(RunWarning):
 
 def scenario_digest(scenario: Scenario) -> str:
     """A digest of what the scenario's fights depend on."""
-    text = json.dumps(fingerprint(scenario), sort_keys=True, default=str)
+    text = json.dumps(scenario.fingerprint(), sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -137,7 +136,7 @@ class RunStore:
         self.detail: bool = manifest["detail"]
         self.lock = FolderLock(directory)
         self.journal = Journal(directory / JOURNAL)
-        #: The files a resume set aside (see :func:`sim.chunks.verify`).
+        #: The files a resume set aside (see :func:`sim.run.chunks.verify`).
         self.set_aside: list = []
 
     @property

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from sim.records import DRAW
+from sim.run.records import DRAW
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -1,6 +1,6 @@
 """Where chunks of a run are played: in this process, on a local process pool, or on Dask.
 
-A run is cut into chunks of consecutive combat indices (:mod:`sim.runner`). An *executor* takes
+A run is cut into chunks of consecutive combat indices (:mod:`sim.run.runner`). An *executor* takes
 the chunks of a run and hands back each chunk's records as soon as it is finished, in whatever
 order they finish; the caller puts them back in combat order (or writes each where it belongs).
 Because combat k's dice depend only on the seed and k, where and in which order the chunks are
@@ -39,11 +39,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sim.errors import CommandError
-from sim.progress import LocalCounter, Reporter
-from sim.runner import ChunkResult, probe, run_chunk
+from sim.engine.errors import CommandError
+from sim.run.progress import LocalCounter, Reporter
+from sim.run.runner import ChunkResult, probe, run_chunk
+from sim.run.watch import RunWarning
 from sim.scenario.loader import scenario_from_dict
-from sim.watch import RunWarning
 
 if TYPE_CHECKING:
     from sim.scenario.schema import Scenario
@@ -105,25 +105,13 @@ class RunSpec:
         spec = cls(scenario.data, scenario.file, seed, detail, digest.hexdigest()[:20])
         if not check:
             return spec
-        if fingerprint(scenario_from_dict(spec.data, spec.file)) != fingerprint(scenario):
+        if scenario_from_dict(spec.data, spec.file).fingerprint() != scenario.fingerprint():
             raise ValueError(
                 f"scenario {scenario.name!r} was changed after it was loaded, so workers cannot "
                 "rebuild it from its data; build changed scenarios with scenario_from_dict, or "
                 "run with workers=1"
             )
         return spec
-
-
-def fingerprint(scenario: Scenario) -> tuple:
-    """What the fights of a scenario depend on, as plain data."""
-    return (
-        scenario.name,
-        scenario.rules,
-        scenario.options.model_dump(mode="json"),
-        scenario.time_limit_s,
-        scenario.side_names,
-        tuple((c.name, c.side, c.stats.model_dump(mode="json")) for c in scenario.combatants),
-    )
 
 
 _SCENARIOS: OrderedDict[str, Scenario] = OrderedDict()
@@ -232,7 +220,7 @@ class SerialExecutor:
 def probe_here(
     scenario: Scenario, seed: int, start: int, stop: int, detail: bool = False
 ) -> tuple[ChunkResult, float]:
-    """:func:`sim.runner.probe` in this process, with Ctrl-C held back to the end of a combat."""
+    """:func:`sim.run.runner.probe` here, with Ctrl-C held back to the end of a combat."""
     with _ctrl_c_between_combats() as interrupted:
         return probe(scenario, seed, start, stop, detail, interrupted=interrupted)
 
@@ -434,7 +422,7 @@ def _ctrl_c_between_combats() -> Iterator[Any]:
 
     SimPy takes any exception raised inside a process, Ctrl-C's ``KeyboardInterrupt`` too, for
     that process's failure, and other processes may run on before it surfaces. Meanwhile Ctrl-C
-    only raises a flag, which :func:`~sim.runner.run_chunk` reads between two combats.
+    only raises a flag, which :func:`~sim.run.runner.run_chunk` reads between two combats.
     """
     if threading.current_thread() is not threading.main_thread():
         yield None

@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from sim.dice import Dice
-from sim.engine import Combat, TraceEvent
-from sim.records import combat_record, combatant_records
+from sim.engine.combat import Combat, TraceEvent
+from sim.engine.dice import Dice
+from sim.run.records import combat_record, combatant_records
 from sim.scenario.schema import Scenario
 
 DEFAULT_CHUNK = 2000
@@ -69,7 +69,7 @@ def run_chunk(
         interrupted: asked before each combat; when it says True, the chunk is abandoned with
             :class:`KeyboardInterrupt` (how Ctrl-C reaches a run between two combats rather
             than inside SimPy, which would take it for the failure of a process).
-        played: called after each combat (progress inside a chunk, see :mod:`sim.progress`).
+        played: called after each combat (progress inside a chunk, see :mod:`sim.run.progress`).
         enough: asked after each combat; when it says True the chunk ends there, short of
             ``stop`` (the timed first combats of :func:`probe`).
     """
@@ -273,7 +273,7 @@ class Work:
     plan: WorkPlan
     todo: list[tuple[int, int]]
     head: ChunkResult | None
-    #: What to ask :func:`~sim.parallel.executor_for` for (None: its default).
+    #: What to ask :func:`~sim.run.parallel.executor_for` for (None: its default).
     workers: int | None
 
     @property

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Protocol, TypeVar
 
-from sim.combatant import Fighter
-from sim.dice import Dice
+from sim.engine.combatant import Fighter
+from sim.engine.dice import Dice
 
 #: The fighter type of a combat: a choice returns one of the enemies it was given.
 F = TypeVar("F", bound=Fighter)
@@ -53,7 +53,7 @@ def focus(me: F, enemies: list[F], allies: list[F], dice: Dice) -> F:
 
 
 def nearest_target(me: F, enemies: list[F], allies: list[F], dice: Dice) -> F:
-    """The able enemy standing closest on the battlefield's line (:mod:`sim.space`)."""
+    """The able enemy standing closest on the battlefield's line (:mod:`sim.engine.space`)."""
     here = me.pos
     return min(enemies, key=lambda f: abs(f.pos - here))
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import click
 
-from sim.cli import handles_bad_input
-from sim.errors import CommandError
+from sim.cli.app import handles_bad_input
+from sim.engine.errors import CommandError
 from sim.rules import RESOLUTIONS, RULE_SYSTEMS
 from sim.scenario.editor_schema import scenario_schema, schema_text
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.files import as_text, make_folder, write_atomically
-from sim.records import COMBATANT_COLUMNS, combat_columns
+from sim.run.files import as_text, make_folder, write_atomically
+from sim.run.records import COMBATANT_COLUMNS, combat_columns
 
 if TYPE_CHECKING:
     import pandas as pd

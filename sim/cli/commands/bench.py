@@ -19,10 +19,10 @@ from rich.console import Console
 from rich.table import Table
 
 import sim
-from sim.api import simulate
-from sim.cli import handles_bad_input, json_option
-from sim.errors import CommandError
-from sim.parallel import close_shared_pool
+from sim.cli.app import handles_bad_input, json_option
+from sim.engine.errors import CommandError
+from sim.run.api import simulate
+from sim.run.parallel import close_shared_pool
 from sim.scenario.loader import load_scenario
 
 DRIVER = Path("benchmarks") / "driver.py"

@@ -21,9 +21,9 @@ attacking opponent in combat, their opponent's attack is automatically successfu
 succeed at any test" (:func:`lucky_hit`). Cover (not in the text: a situational modifier the
 scenario sets per combatant, ``cover``): :func:`cover_modifier`.
 
-The roll itself is :func:`~sim.rules.target10.tests.roll_test` with ``need`` = ``combat_target``
-("Combat tests work like other tests"). Everything here is pure: dice in, numbers out, no clock
-and no fighter state.
+The roll itself is :func:`~sim.rules.target10.skill_tests.roll_test` with ``need`` =
+``combat_target`` ("Combat tests work like other tests"). Everything here is pure: dice in,
+numbers out, no clock and no fighter state.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sim.dice import Dice, DiceExpr
+from sim.engine.dice import Dice, DiceExpr
 from sim.rules.target10.luck import SucceedPolicy, spend_to_succeed
-from sim.rules.target10.tests import DIE, D20Roll, outcomes, success_faces
+from sim.rules.target10.skill_tests import DIE, D20Roll, outcomes, success_faces
 from sim.rules.target10.values import clamp
 
 if TYPE_CHECKING:
@@ -103,8 +103,9 @@ def attack_rolls(
 ) -> tuple[D20Roll, ...]:
     """Every roll of a combat test by d20 face, index 0 the automatic success.
 
-    They are :func:`~sim.rules.target10.tests.outcomes` of :func:`attack_modifier`; the round's
-    attack roll reads its outcome there, as :func:`~sim.rules.target10.tests.roll_test` does. The
+    They are :func:`~sim.rules.target10.skill_tests.outcomes` of :func:`attack_modifier`; the
+    round's attack roll reads its outcome there, as
+    :func:`~sim.rules.target10.skill_tests.roll_test` does. The
     table depends only on the values' difference and the situational modifiers, so it is worked
     out once per test and pair and then looked up: one call on the hot path instead of the
     modifier's and the clamp's.

@@ -16,18 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.files import write_text
-from sim.narrate import narrate
-from sim.outdir import FolderLock
-from sim.parallel import RunSpec, available_cores, executor_for, probe_here
-from sim.progress import progress_bar
-from sim.runner import ChunkResult, Work, WorkPlan, trace_combat
+from sim.run.files import write_text
+from sim.run.narrate import narrate
+from sim.run.outdir import FolderLock
+from sim.run.parallel import RunSpec, available_cores, executor_for, probe_here
+from sim.run.progress import progress_bar
+from sim.run.runner import ChunkResult, Work, WorkPlan, trace_combat
+from sim.run.store import COMBATANTS, MANIFEST, RunStore, write_scenario
+from sim.run.summary import Tally, summarize
+from sim.run.tables import combatants_frame, outcomes_frame, save_frame
+from sim.run.watch import RunSize, RunWatch
 from sim.scenario.loader import load_scenario
 from sim.scenario.schema import Scenario
-from sim.store import COMBATANTS, MANIFEST, RunStore, write_scenario
-from sim.summary import Tally, summarize
-from sim.tables import combatants_frame, outcomes_frame, save_frame
-from sim.watch import RunSize, RunWatch
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -151,7 +151,7 @@ def simulate(
     The combats are played in chunks on every core (or a Dask cluster); the tables are the
     same, row for row, whatever the workers, the chunk size or the scheduler. Left to itself
     (``workers`` and ``chunk_size`` None), the run times its first combats in this process and
-    chooses from that (:func:`sim.runner.choose_plan`): a run one core finishes in a couple of
+    chooses from that (:func:`sim.run.runner.choose_plan`): a run one core finishes in a couple of
     seconds stays in this process, a longer one goes to every core in chunks of about a
     second's work. The choice is the result's ``plan``.
 
@@ -168,7 +168,7 @@ def simulate(
             process). With ``scheduler="local"``, the size of the local Dask cluster.
         scheduler: a Dask scheduler address (``tcp://host:8786``) to play the chunks on its
             workers, or ``"local"`` to start a local Dask cluster.
-        out: a directory to stream the run into, chunk by chunk (see :mod:`sim.store`): memory
+        out: a directory to stream the run into, chunk by chunk (see :mod:`sim.run.store`): memory
             stays flat, and the result's tables are read back from there when asked for.
         resume: with ``out``, play only the chunks not already there (same scenario, seed,
             runs and chunk size as the run that wrote them).
@@ -177,7 +177,7 @@ def simulate(
 
     Raises:
         RunInterrupted: on Ctrl-C, with the result of the combats finished so far.
-        sim.store.StoreMismatch: ``resume`` into a directory that holds a different run.
+        sim.run.store.StoreMismatch: ``resume`` into a directory that holds a different run.
     """
     started = time.monotonic()  # the bar's final rate: the whole run's wall-clock time
     scenario = _scenario(scenario)

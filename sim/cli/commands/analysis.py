@@ -23,7 +23,7 @@ from analysis.plots import plot_balance, save_figure
 from analysis.report import write_report
 from analysis.results import read_results
 from analysis.sweep import plan_sweep, run_sweep, sweep_to_precision
-from sim.cli import (
+from sim.cli.app import (
     Number,
     batch_echo,
     engine_options,
@@ -36,9 +36,9 @@ from sim.cli import (
     scenario_argument,
     seed_option,
 )
-from sim.files import write_text
-from sim.outdir import FolderLock, own_folder
 from sim.rules import wording
+from sim.run.files import write_text
+from sim.run.outdir import FolderLock, own_folder
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
 

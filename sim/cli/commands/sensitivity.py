@@ -18,7 +18,7 @@ from rich.table import Table
 
 from analysis.sensitivity_plots import draw_study
 from analysis.sensitivity_study import Study, StudyPoint, plan_study, run_study
-from sim.cli import (
+from sim.cli.app import (
     EXIT_INTERRUPTED,
     engine_options,
     force_option,
@@ -28,8 +28,8 @@ from sim.cli import (
     scenario_argument,
     seed_option,
 )
-from sim.outdir import own_folder
-from sim.progress import progress_bar
+from sim.run.outdir import own_folder
+from sim.run.progress import progress_bar
 from sim.scenario.sensitivity_section import MAX_SAMPLES
 
 

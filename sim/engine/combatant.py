@@ -3,7 +3,7 @@
 A :class:`Fighter` is one combatant inside one combat. It is a plain object with ``__slots__``
 (no pydantic, no dicts) because it sits on the hot path. Each rule system subclasses it to add
 the state its rules need (action segments for ACS, conditions for Target 10, ...). Its position
-on the battlefield is the engine's (:mod:`sim.space`), whatever the rule system.
+on the battlefield is the engine's (:mod:`sim.engine.space`), whatever the rule system.
 The counters feed the outcome records; they are plain integers that the rules increment.
 """
 
@@ -73,7 +73,7 @@ class Fighter:
         self.max_hp = hp
         self.out: str | None = None
         self.out_at: float | None = None
-        #: Where it stands on the battlefield's line (:mod:`sim.space`), in its rule system's unit.
+        #: Where it stands on the battlefield's line (:mod:`sim.engine.space`), in its rules' unit.
         self.pos = 0.0
         # Whom it attacks: a fighter of the same rule system (its own class), or nobody.
         self.target: Self | None = None

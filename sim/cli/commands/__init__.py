@@ -1,4 +1,4 @@
-"""Further ``combatsim`` commands, one module per family; :mod:`sim.cli` loads them when used.
+"""Further ``combatsim`` commands, one module per family; :mod:`sim.cli.app` loads them when used.
 
 These commands sit on the analysis package, which brings SciPy, Matplotlib and pandas with it
 (about two seconds of imports). ``combatsim --help`` and ``combatsim run`` need none of that, so
@@ -28,49 +28,49 @@ class CommandEntry:
     summary: str
 
 
-#: The commands defined under ``sim/commands/``, by name.
+#: The commands defined under ``sim/cli/commands/``, by name.
 COMMANDS: dict[str, CommandEntry] = {
     "compare": CommandEntry(
-        "sim.commands.compare", "Compare SCENARIO's variants with it, paired combat by combat."
+        "sim.cli.commands.compare", "Compare SCENARIO's variants with it, paired combat by combat."
     ),
     "baseline": CommandEntry(
-        "sim.commands.compare",
+        "sim.cli.commands.compare",
         "Record how SCENARIO and each of its variants play now, for `combatsim check`.",
     ),
     "check": CommandEntry(
-        "sim.commands.compare",
+        "sim.cli.commands.compare",
         "Replay every baseline under PATHS and fail if a win rate moved significantly.",
     ),
     "sweep": CommandEntry(
-        "sim.commands.analysis",
+        "sim.cli.commands.analysis",
         "Play SCENARIO at every point of its sweep: section, with the same seeds at each.",
     ),
     "plot": CommandEntry(
-        "sim.commands.analysis",
+        "sim.cli.commands.analysis",
         "Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running.",
     ),
     "balance": CommandEntry(
-        "sim.commands.analysis",
+        "sim.cli.commands.analysis",
         "Find the value of a parameter where a side's win rate crosses a target.",
     ),
     "report": CommandEntry(
-        "sim.commands.analysis",
+        "sim.cli.commands.analysis",
         "Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options.",
     ),
     "tournament": CommandEntry(
-        "sim.commands.tournament",
+        "sim.cli.commands.tournament",
         "Play every strategy of one side against every strategy of the other, on the same seeds.",
     ),
     "schema": CommandEntry(
-        "sim.commands.schema",
+        "sim.cli.commands.schema",
         "Print the JSON Schema of scenario files: keys, options, stat blocks, defaults.",
     ),
     "sensitivity": CommandEntry(
-        "sim.commands.sensitivity",
+        "sim.cli.commands.sensitivity",
         "Measure how much each parameter of SCENARIO's sensitivity: section moves the balance.",
     ),
     "bench": CommandEntry(
-        "sim.commands.bench",
+        "sim.cli.commands.bench",
         "Measure combats per second, SimPy events, speed-up and memory against the targets.",
     ),
 }

@@ -1,0 +1,1 @@
+"""The command line: a thin click layer over the library (:mod:`sim.cli.app`, its commands)."""
