@@ -7,6 +7,7 @@ request that cannot be carried out with its one sentence (:class:`~sim.engine.er
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import json
@@ -15,7 +16,7 @@ import re
 import sys
 import textwrap
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,6 +27,7 @@ from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_to_precision
 from analysis.report_text import summary_table
 from sim.cli.commands import COMMANDS
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
+from sim.engine.text import CONTROL, escape, visible
 from sim.run.api import RunInterrupted, simulate
 from sim.run.api import replay as replay_combat
 from sim.run.files import WriteError, cause_of
@@ -35,6 +37,64 @@ from sim.run.summary import DEFINITIONS
 from sim.run.watch import RunWarning
 from sim.scenario.loader import load_scenario, validate_file
 from sim.scenario.problems import ScenarioError
+
+#: What rich itself draws on a terminal, let through there: styles (SGR) on stdout; on stderr
+#: also the progress bar's moves (back to the line's start, a line up, erase the line, hide
+#: and show the cursor). Off a terminal rich draws none, and every control character is shown.
+_DRAWN_ON_STDOUT = r"\x1b\[[0-9;]*m"
+_DRAWN_ON_STDERR = _DRAWN_ON_STDOUT + r"|\r|\x1b\[[0-9]*[AK]|\x1b\[\?25[hl]"
+
+
+class VisibleStream:
+    r"""A text stream that shows the control characters written to it (:func:`visible`).
+
+    Everything a command prints goes to ``sys.stdout`` and ``sys.stderr`` (``click.echo``, rich's
+    tables and progress bar, warnings, the narration), so the command line puts one of these in
+    front of each while it runs (:meth:`CommandGroup.main`): a name or file name holding ESC or
+    BEL is shown as ``\x1b`` or ``\x07``, never obeyed. It exposes no binary buffer, so that
+    nothing writes around it.
+    """
+
+    def __init__(self, stream: Any, drawn: str) -> None:
+        self._stream = stream
+        try:
+            terminal = bool(stream.isatty())
+        except (AttributeError, ValueError):
+            terminal = False
+        self._kept = re.compile(f"({drawn})|{CONTROL.pattern}") if terminal else None
+
+    def write(self, text: str) -> int:
+        """Write ``text`` with its control characters shown (a bytes write raises TypeError)."""
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if self._kept is None:
+            shown = visible(text)
+        else:
+            shown = self._kept.sub(lambda m: m.group(1) or escape(m.group()), text)
+        self._stream.write(shown)
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        """Write each line."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "buffer":
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def visible_output() -> Iterator[None]:
+    """Show control characters on stdout and stderr meanwhile (see :class:`VisibleStream`)."""
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = VisibleStream(stdout, _DRAWN_ON_STDOUT)
+    sys.stderr = VisibleStream(stderr, _DRAWN_ON_STDERR)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
 
 
 def _problems_exit(exc: ScenarioError) -> None:
@@ -168,6 +228,15 @@ class CommandGroup(click.Group):
     Their modules bring the analysis package and its heavy dependencies; ``combatsim --help``
     lists them from the table without importing them (see :mod:`sim.cli.commands`).
     """
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line with every control character it prints shown, not obeyed.
+
+        Around the whole of click's ``main``, so that click's own usage errors (which quote the
+        argument given) are shown the same way.
+        """
+        with visible_output():
+            return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command's name, those defined here and those not imported yet."""
