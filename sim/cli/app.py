@@ -13,10 +13,12 @@ import importlib
 import json
 import math
 import re
+import shlex
 import sys
 import textwrap
 import warnings
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,6 +34,7 @@ from sim.run.api import RunInterrupted, simulate
 from sim.run.api import replay as replay_combat
 from sim.run.files import WriteError, cause_of
 from sim.run.outdir import claim
+from sim.run.parallel import WorkerLost
 from sim.run.runner import DEFAULT_CHUNK
 from sim.run.summary import DEFINITIONS
 from sim.run.watch import RunWarning
@@ -132,6 +135,9 @@ def handles_bad_input(command):
         except CommandError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except BrokenProcessPool as exc:
+            click.echo(f"error: {_worker_lost(exc, kwargs)}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
         except OSError as exc:
             scheduler = kwargs.get("scheduler")
             if exc.filename is not None:  # a file the command reads or writes
@@ -144,6 +150,28 @@ def handles_bad_input(command):
 
     return wrapper
 
+
+def _worker_lost(exc: BrokenProcessPool, kwargs: dict[str, Any]) -> str:
+    """One sentence for a run whose worker process died: which, why, what is kept, what next.
+
+    The chunks a streamed run finished are on disk and ``--resume`` plays only the others, to the
+    table an uninterrupted run gives; a run held in memory (no ``--out``, ``--precision``, a
+    command without ``--resume``) keeps nothing.
+    """
+    who = str(exc) if isinstance(exc, WorkerLost) else "a worker process ended abruptly"
+    why = "most likely the system ran out of memory and killed it, or it was killed by hand"
+    out = kwargs.get("out")
+    if out is not None and "resume" in kwargs and kwargs.get("precision") is None:
+        given = click.get_current_context().meta.get(ARGUMENTS) or []
+        again = shlex.join(["combatsim", *given, *(["--resume"] * ("--resume" not in given))])
+        kept = f"what was finished is kept in {out}/, and `{again}` plays only the rest"
+    else:
+        kept = "nothing of this run was kept; run the same command again"
+    return f"the run stopped: {who} ({why}); {kept}, with fewer --workers if memory is short"
+
+
+#: Where :class:`CommandGroup` keeps the arguments it was given (``ctx.meta``), to repeat them.
+ARGUMENTS = "combatsim.arguments"
 
 #: What to do after a write failed, for commands without --resume (what they wrote before stays).
 AGAIN_HINT = "the files written before are kept; run the same command again once it can be written"
@@ -237,6 +265,19 @@ class CommandGroup(click.Group):
         """
         with visible_output():
             return super().main(*args, **kwargs)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """The context, which keeps the arguments as given (to say how to resume a run)."""
+        given = list(args)
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta[ARGUMENTS] = given
+        return ctx
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command's name, those defined here and those not imported yet."""

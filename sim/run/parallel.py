@@ -35,6 +35,7 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -304,6 +305,8 @@ class PoolExecutor:
                 for future in sorted(done, key=_start_of):
                     yield future.result()
             finished = True
+        except BrokenProcessPool as exc:  # a worker died: say which, and how
+            raise WorkerLost(_who_died(pool)) from exc
         finally:
             if not finished:
                 self._abandon(running)
@@ -331,6 +334,36 @@ class PoolExecutor:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+class WorkerLost(BrokenProcessPool):
+    """A worker process died while the run was under way: killed, most often for want of memory.
+
+    The pool's own error says only that "a process ... was terminated abruptly"; this one says
+    which worker and how, so the command line can say what happened and what is kept.
+    """
+
+
+def _who_died(pool: ProcessPoolExecutor) -> str:
+    """Which worker of a broken pool died, and how (read from the pool's processes)."""
+    ended = [
+        (process.pid, process.exitcode)
+        for process in list((getattr(pool, "_processes", None) or {}).values())
+        if process.exitcode not in (None, 0)
+    ]
+    # The pool ends the other workers itself (SIGTERM) once one has died: name the one that did.
+    ended.sort(key=lambda ended: ended[1] == -signal.SIGTERM)
+    if not ended:
+        return "a worker process ended abruptly (how, the system did not say)"
+    pid, code = ended[0]
+    if code is not None and code < 0:
+        try:
+            how = f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"was killed by signal {-code}"
+    else:
+        how = f"exited with code {code}"
+    return f"worker process {pid} {how}"
 
 
 def _start_of(future: Future) -> int:

@@ -21,6 +21,7 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
+from sim.engine.reading import NotAFile, read_regular
 from sim.scenario.limits import (
     MAX_ALIASES,
     MAX_DEPTH,
@@ -71,14 +72,20 @@ class Source:
 def load_source(path: str | Path) -> Source:
     """Load a YAML file safely.
 
+    The file is read without blocking on anything that is not a regular file (a named pipe
+    nobody writes would hang the command): see :mod:`sim.engine.reading`.
+
     Raises:
-        ScenarioError: the file is missing, unreadable, too large, not YAML, past a limit, or
-            has duplicate keys.
+        ScenarioError: the file is missing, not a regular file, unreadable, too large, not
+            YAML, past a limit, or has duplicate keys or keys that are not text.
     """
     file = str(path)
     try:
-        with open(path, "rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
+        raw = read_regular(path, MAX_FILE_BYTES + 1)
+    except NotAFile as exc:
+        raise ScenarioError(
+            [Problem(file, (), None, f"{exc.kind}, not a file", "a scenario YAML file")]
+        ) from None
     except FileNotFoundError:
         raise ScenarioError(
             [Problem(file, (), None, "no such file", "a scenario YAML file")]

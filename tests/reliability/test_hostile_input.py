@@ -8,17 +8,23 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import os
 import re
+import shlex
+import signal
 
+import pandas as pd
 import pytest
 
-from sim.cli.app import VisibleStream
+from sim import simulate
+from sim.cli.app import VisibleStream, cli
 from sim.engine.text import ANY_CONTROL, visible
+from sim.run import parallel
 from sim.run.api import replay
 from sim.scenario.loader import load_scenario, parse_scenario, scenario_from_dict
 from sim.scenario.problems import ScenarioError
 from tests.conftest import SCENARIOS
-from tests.reliability.support import DUEL, invoke
+from tests.reliability.support import DUEL, clean_table, invoke, parts, streamed_table
 
 TWEAKS = SCENARIOS / "acs-duel-tweaks.yaml"
 #: A control character a terminal would act on (C0 but tab and newline, DEL, C1).
@@ -159,3 +165,92 @@ def test_refused_names_are_said_with_the_escape_written_visibly(tmp_path):
     assert r'found a name holding the control character \x1b ("ACS duel\x1b]0;pwned\x07")' in (
         output
     )
+
+
+# -- 4. a worker killed (as the out-of-memory killer does) -------------------------------------
+
+KILLED_AT = 200
+
+
+REAL_PLAY_CHUNK = parallel.play_chunk
+
+
+def _dies_at_200(spec, start, stop):
+    """A pool worker's chunk that SIGKILLs its own process at combat 200, as the kernel would."""
+    if start == KILLED_AT:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return REAL_PLAY_CHUNK(spec, start, stop)
+
+
+@pytest.fixture
+def killing_pool(monkeypatch):
+    """Pool workers forked from now on die at combat 200 (a fresh pool, closed afterwards).
+
+    The pool pickles ``play_chunk`` by name and its workers are forked, so they play this one.
+    """
+    parallel.close_shared_pool()
+    monkeypatch.setattr(parallel, "play_chunk", _dies_at_200)
+    yield monkeypatch
+    parallel.close_shared_pool()
+
+
+KILLED = re.compile(
+    r"error: the run stopped: worker process \d+ was killed by SIGKILL \(most "
+    r"likely the system ran out of memory and killed it, or it was killed by hand\)"
+)
+
+
+def _pool_args(*args):
+    return [*args, "--workers", "2", "--chunk-size", "50", "--quiet"]
+
+
+def test_a_killed_worker_of_run_out_says_what_is_kept_and_how_to_resume(tmp_path, killing_pool):
+    out = tmp_path / "run"
+    result = invoke(_pool_args("run", DUEL, "--runs", "600", "--seed", "1", "--out", out))
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
+    assert KILLED.search(result.output), result.output
+    said = re.search(
+        r"what was finished is kept in (.+)/, and `combatsim (.+)` plays only", result.output
+    )
+    assert said and said.group(1) == str(out), result.output
+    again = shlex.split(said.group(2))
+    assert again[-1] == "--resume" and again[:-1] == [
+        str(a) for a in _pool_args("run", DUEL, "--runs", "600", "--seed", "1", "--out", out)
+    ]
+    assert parts(out), "the chunks finished before the kill are kept"
+    parallel.close_shared_pool()
+    killing_pool.setattr(parallel, "play_chunk", REAL_PLAY_CHUNK)
+    resumed = invoke(again)
+    assert resumed.exit_code == 0, resumed.output
+    pd.testing.assert_frame_equal(streamed_table(out), clean_table(seed=1, runs=600))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", DUEL, "--runs", "600"],
+        ["run", DUEL, "--runs", "600", "--json"],
+        ["compare", SCENARIOS / "acs-duel-tweaks.yaml", "--runs", "600"],
+        ["sweep", SCENARIOS / "acs-duel-hp-sweep.yaml", "--runs", "300"],
+    ],
+    ids=["run", "run-json", "compare", "sweep"],
+)
+@pytest.mark.parametrize("streamed", [False, True], ids=["memory", "out"])
+def test_a_killed_worker_is_one_sentence_on_every_command(tmp_path, killing_pool, args, streamed):
+    args = [*args, "--out", tmp_path / "out"] if streamed else list(args)
+    result = invoke(_pool_args(*args))
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
+    assert KILLED.search(result.output), result.output
+    command = cli.get_command(None, args[0])
+    resumable = streamed and any(p.name == "resume" for p in command.params)
+    if resumable:
+        assert "plays only the rest" in result.output and "--resume`" in result.output
+    else:
+        assert "nothing of this run was kept; run the same command again" in result.output
+
+
+def test_the_library_names_the_worker_that_died(killing_pool):
+    with pytest.raises(parallel.WorkerLost, match=r"worker process \d+ was killed by SIGKILL"):
+        simulate(DUEL, runs=600, seed=1, workers=2, chunk_size=50)
