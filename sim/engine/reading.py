@@ -1,12 +1,13 @@
-"""Reading a file that is a file: never blocking on a pipe, a device, a socket or a folder.
+"""Opening a file that is a file: never blocking on a pipe, a device, a socket or a folder.
 
 ``open()`` on a named pipe (FIFO) waits until some other process opens it for writing, which may
 be never; a device may never end (``/dev/zero``) or wait for input (a terminal); a socket cannot
 be opened at all. A scenario, a baseline or a file of a results folder given as any of these
-would hang a command or fail with a traceback. So every file combatsim reads is opened with
-``O_NONBLOCK`` (a pipe opens at once, writer or not) and checked with ``fstat`` on the open
-descriptor, so that what is read is the very file checked (no race between a look and the
-open), and anything but a regular file is refused with :class:`NotAFile`, which says what it is.
+would hang a command or fail with a traceback (and a pipe opened for writing waits for a
+reader). So every file combatsim opens by name is opened with ``O_NONBLOCK`` (a pipe opens at
+once, or fails) and checked with ``fstat`` on the open descriptor, so that what is used is the
+very file checked (no race between a look and the open), and anything but a regular file is
+refused with :class:`NotAFile`, which says what it is.
 """
 
 from __future__ import annotations
@@ -19,24 +20,21 @@ from pathlib import Path
 #: What a file that is not a regular file is, in words, by its ``stat`` test.
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISFIFO, "a named pipe"),
     (stat.S_ISSOCK, "a socket"),
     (stat.S_ISCHR, "a device"),
     (stat.S_ISBLK, "a device"),
 )
 
-#: Flags of every open for reading: never wait on a pipe, never become a terminal's reader.
-_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
+#: Added to every open: never wait on a pipe, never become a terminal's reader, not inherited.
+_NONBLOCKING = (
+    getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 )
+_BINARY = getattr(os, "O_BINARY", 0)
 
 
 class NotAFile(OSError):
-    """A path to read that is a folder, a named pipe, a socket or a device, not a file.
+    """A path to read or write that is a folder, a named pipe, a socket or a device, not a file.
 
     An ``OSError`` (with the path as ``filename``), so that a caller that explains an unreadable
     file explains this one too; ``kind`` says what it is.
@@ -58,6 +56,34 @@ def kind_of(mode: int) -> str | None:
     return "not a regular file"
 
 
+def open_regular(path: str | Path, flags: int = os.O_RDONLY, mode: int = 0o666) -> int:
+    """A descriptor of ``path`` opened with ``flags``, refused unless it is a regular file.
+
+    ``O_NONBLOCK`` is added for the open only: a pipe opens at once (for writing too, where
+    nobody reads it: ``ENXIO``), so it is refused rather than waited on. Writers use it as
+    readers do (a results folder's journal or lock planted as a pipe must not hang the run).
+
+    Raises:
+        NotAFile: ``path`` is a folder, a named pipe, a socket or a device.
+        OSError: it cannot be opened.
+    """
+    try:
+        fd = os.open(path, flags | _NONBLOCKING, mode)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a socket, or a pipe nobody reads opened for writing
+            raise NotAFile(path, _kind_at(path) or "a socket") from None
+        raise
+    try:
+        kind = kind_of(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise NotAFile(path, kind)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def read_regular(path: str | Path, limit: int | None = None) -> bytes:
     """The bytes of a regular file (at most ``limit`` of them), without blocking on anything else.
 
@@ -65,16 +91,7 @@ def read_regular(path: str | Path, limit: int | None = None) -> bytes:
         NotAFile: ``path`` is a folder, a named pipe, a socket or a device.
         OSError: it cannot be opened or read (missing, no permission...).
     """
-    try:
-        fd = os.open(path, _FLAGS)
-    except OSError as exc:
-        if exc.errno == errno.ENXIO:  # a socket (or a pipe with no reader) cannot be opened
-            raise NotAFile(path, _kind_at(path) or "a socket") from None
-        raise
-    with open(fd, "rb", closefd=True) as handle:
-        kind = kind_of(os.fstat(fd).st_mode)
-        if kind is not None:
-            raise NotAFile(path, kind)
+    with open(open_regular(path, os.O_RDONLY | _BINARY), "rb", closefd=True) as handle:
         return handle.read() if limit is None else handle.read(limit)
 
 

@@ -12,6 +12,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 
 import pandas as pd
 import pytest
@@ -24,7 +25,15 @@ from sim.run.api import replay
 from sim.scenario.loader import load_scenario, parse_scenario, scenario_from_dict
 from sim.scenario.problems import ScenarioError
 from tests.conftest import SCENARIOS
-from tests.reliability.support import DUEL, clean_table, invoke, parts, streamed_table
+from tests.fuzz.harness import Hang, hang_guard
+from tests.reliability.support import (
+    DUEL,
+    clean_table,
+    invoke,
+    parts,
+    run_args,
+    streamed_table,
+)
 
 TWEAKS = SCENARIOS / "acs-duel-tweaks.yaml"
 #: A control character a terminal would act on (C0 but tab and newline, DEL, C1).
@@ -254,3 +263,91 @@ def test_a_killed_worker_is_one_sentence_on_every_command(tmp_path, killing_pool
 def test_the_library_names_the_worker_that_died(killing_pool):
     with pytest.raises(parallel.WorkerLost, match=r"worker process \d+ was killed by SIGKILL"):
         simulate(DUEL, runs=600, seed=1, workers=2, chunk_size=50)
+
+
+# -- 6. a named pipe nobody writes, a device, a socket, a folder --------------------------------
+
+#: Seconds after which a command given a pipe counts as hung (it used to wait forever).
+HUNG_S = 60
+
+
+def _not_a_file(path, kind):
+    """Make ``path`` a named pipe, a socket or a folder (the devices are /dev's own)."""
+    if kind == "pipe":
+        os.mkfifo(path)
+    elif kind == "socket":
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(path))
+        return server
+    else:
+        path.mkdir()
+    return None
+
+
+def _unhung(args):
+    try:
+        with hang_guard(HUNG_S):
+            return invoke(args)
+    except Hang:
+        pytest.fail(f"{args}: still waiting after {HUNG_S} s")
+
+
+@pytest.mark.parametrize("kind", ["pipe", "socket", "folder"])
+def test_a_scenario_that_is_not_a_file_is_refused_at_once(tmp_path, kind):
+    path = tmp_path / "scenario.yaml"
+    keep = _not_a_file(path, kind)
+    said = {"pipe": "a named pipe", "socket": "a socket", "folder": "a folder"}[kind]
+    for args in (["validate", path], ["run", path, "--runs", "20"], ["compare", DUEL, path]):
+        result = _unhung(args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "Traceback" not in result.output
+        if kind == "folder":  # click refuses a folder as SCENARIO itself
+            assert f"File '{path}' is a directory" in result.output, result.output
+        else:
+            assert f"{path}: (top level): found {said}, not a file" in result.output, result.output
+    with pytest.raises(ScenarioError, match=f"found {said}, not a file; expected a scenario"):
+        load_scenario(path)
+    if keep is not None:
+        keep.close()
+
+
+def test_a_device_as_scenario_is_refused_not_read():
+    for device in ("/dev/zero", "/dev/null"):
+        result = _unhung(["validate", device])
+        assert result.exit_code == 2
+        assert f"{device}: (top level): found a device, not a file" in result.output
+
+
+def test_a_pipe_as_baseline_is_refused_at_once(tmp_path):
+    scenario = tmp_path / "duel.yaml"
+    scenario.write_text(DUEL.read_text(encoding="utf-8"), encoding="utf-8")
+    os.mkfifo(tmp_path / "duel.baseline.json")
+    for args in (
+        ["check", tmp_path / "duel.baseline.json"],
+        ["check", scenario],
+        ["check", tmp_path],
+    ):
+        result = _unhung(args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "duel.baseline.json: it is a named pipe, not a file" in result.output, result.output
+
+
+@pytest.mark.parametrize("name", ["chunks.jsonl", ".combatsim.lock"])
+@pytest.mark.parametrize("resume", [False, True], ids=["fresh", "resume"])
+def test_a_pipe_in_a_results_folder_is_refused_at_once(tmp_path, name, resume):
+    out = tmp_path / "run"
+    assert invoke(run_args(out)).exit_code == 0
+    (out / name).unlink()
+    os.mkfifo(out / name)
+    result = _unhung(run_args(out, *(["--resume"] if resume else [])))
+    assert result.exit_code == 2, result.output
+    assert f"{out / name}: it is a named pipe, not a file" in result.output, result.output
+
+
+def test_a_pipe_named_like_the_manifest_of_an_unlocked_folder_is_not_waited_on(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    os.mkfifo(out / "run.json")
+    result = _unhung(run_args(out))
+    assert result.exit_code == 2, result.output
+    assert "it holds files combatsim did not write (run.json)" in result.output, result.output
