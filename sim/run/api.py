@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sim.engine.reading import read_regular
 from sim.run.files import write_text
 from sim.run.narrate import narrate
 from sim.run.outdir import FolderLock
@@ -292,7 +293,7 @@ def _work(
 def _chunk_size_on_disk(out: Path) -> int | None:
     """The chunk size of the run in ``out`` (to resume it), or None if there is none to read."""
     try:
-        size = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["chunk_size"]
+        size = json.loads(read_regular(out / MANIFEST))["chunk_size"]
     except (OSError, ValueError, KeyError, TypeError):
         return None  # no run there, or a damaged one: opening the store says which
     return size if isinstance(size, int) and size >= 1 else None

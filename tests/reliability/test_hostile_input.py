@@ -27,6 +27,7 @@ from sim.scenario.problems import ScenarioError
 from tests.conftest import SCENARIOS
 from tests.fuzz.harness import Hang, hang_guard
 from tests.reliability.support import (
+    CHUNK,
     DUEL,
     clean_table,
     invoke,
@@ -351,3 +352,15 @@ def test_a_pipe_named_like_the_manifest_of_an_unlocked_folder_is_not_waited_on(t
     result = _unhung(run_args(out))
     assert result.exit_code == 2, result.output
     assert "it holds files combatsim did not write (run.json)" in result.output, result.output
+
+
+def test_a_pipe_as_the_manifest_of_a_run_to_resume_is_not_waited_on(tmp_path):
+    """Without --chunk-size, --resume reads the run's chunk size from run.json first."""
+    out = tmp_path / "run"
+    assert invoke(run_args(out)).exit_code == 0
+    (out / "run.json").unlink()
+    os.mkfifo(out / "run.json")
+    args = [a for a in run_args(out, "--resume") if a not in ("--chunk-size", str(CHUNK))]
+    result = _unhung(args)
+    assert result.exit_code == 2, result.output
+    assert "no run.json: nothing to resume" in result.output, result.output
