@@ -159,7 +159,10 @@ def _worker_lost(exc: BrokenProcessPool, kwargs: dict[str, Any]) -> str:
     command without ``--resume``) keeps nothing.
     """
     who = str(exc) if isinstance(exc, WorkerLost) else "a worker process ended abruptly"
-    why = "most likely the system ran out of memory and killed it, or it was killed by hand"
+    if isinstance(exc, WorkerLost) and exc.killed:
+        why = " (most likely the system ran out of memory and killed it, or it was killed by hand)"
+    else:
+        why = " (killed, or it crashed)"
     out = kwargs.get("out")
     if out is not None and "resume" in kwargs and kwargs.get("precision") is None:
         given = click.get_current_context().meta.get(ARGUMENTS) or []
@@ -167,7 +170,7 @@ def _worker_lost(exc: BrokenProcessPool, kwargs: dict[str, Any]) -> str:
         kept = f"what was finished is kept in {out}/, and `{again}` plays only the rest"
     else:
         kept = "nothing of this run was kept; run the same command again"
-    return f"the run stopped: {who} ({why}); {kept}, with fewer --workers if memory is short"
+    return f"the run stopped: {who}{why}; {kept}, with fewer --workers if memory is short"
 
 
 #: Where :class:`CommandGroup` keeps the arguments it was given (``ctx.meta``), to repeat them.

@@ -364,3 +364,20 @@ def test_a_pipe_as_the_manifest_of_a_run_to_resume_is_not_waited_on(tmp_path):
     result = _unhung(args)
     assert result.exit_code == 2, result.output
     assert "no run.json: nothing to resume" in result.output, result.output
+
+
+def _exits_at_200(spec, start, stop):
+    """A pool worker's chunk that ends its process with exit code 3 (a crash, not a kill)."""
+    if start == KILLED_AT:
+        os._exit(3)
+    return REAL_PLAY_CHUNK(spec, start, stop)
+
+
+def test_a_worker_that_exits_is_named_with_its_exit_code(tmp_path, killing_pool):
+    killing_pool.setattr(parallel, "play_chunk", _exits_at_200)
+    with pytest.raises(parallel.WorkerLost, match=r"worker process \d+ exited with code 3") as lost:
+        simulate(DUEL, runs=600, seed=1, workers=2, chunk_size=50)
+    assert not lost.value.killed
+    parallel.close_shared_pool()
+    result = invoke(_pool_args("run", DUEL, "--runs", "600"))
+    assert result.exit_code == 2 and "exited with code 3 (killed, or it crashed)" in result.output
