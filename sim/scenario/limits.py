@@ -68,35 +68,51 @@ def value_problems(data: Any, file: str, line_of: Callable[[tuple], int | None])
         if value is None or isinstance(value, bool):
             continue
         if isinstance(value, (int, float)):
-            if path in ((key,) for key in LARGE_NUMBER_KEYS):
-                continue
-            if isinstance(value, float) and not math.isfinite(value):
-                add(path, repr(value), "a finite number")
-            elif abs(value) > MAX_NUMBER:
-                add(path, f"{value:.3g}", f"a number from -{MAX_NUMBER:,} to {MAX_NUMBER:,}")
+            problem = _number_problem(path, value)
         elif isinstance(value, str):
             problem = text_problem(value, "a name" if path and path[-1] == "name" else "a text")
-            if problem:
-                add(path, *problem)
         elif isinstance(value, (dict, list, tuple)):
             if len(path) >= MAX_DEPTH:
                 add(path, f"values nested more than {MAX_DEPTH} deep", f"at most {MAX_DEPTH}")
                 continue
             if isinstance(value, dict):
-                if len(value) > MAX_KEYS:
-                    add(path, f"a mapping of {len(value):,} keys", f"at most {MAX_KEYS:,} keys")
-                    continue
-                for key in value:
-                    if isinstance(key, str) and len(key) > MAX_TEXT:
-                        add(path, f"a key of {len(key):,} characters", f"at most {MAX_TEXT:,}")
-                        continue
-                    problem = _key_problem(key)
-                    if problem:
-                        add((*path, str(key)), *problem)
-                stack.extend(((*path, str(key)), item) for key, item in value.items())
+                problem = _mapping_problem(path, value, add)
+                if problem is None:
+                    stack.extend(((*path, str(key)), item) for key, item in value.items())
             else:
+                problem = None
                 stack.extend(((*path, i), item) for i, item in enumerate(value))
+        else:
+            problem = None
+        if problem:
+            add(path, *problem)
     return problems
+
+
+def _number_problem(path: tuple, value: int | float) -> tuple[str, str] | None:
+    if path in ((key,) for key in LARGE_NUMBER_KEYS):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value), "a finite number"
+    if abs(value) > MAX_NUMBER:
+        return f"{value:.3g}", f"a number from -{MAX_NUMBER:,} to {MAX_NUMBER:,}"
+    return None
+
+
+def _mapping_problem(
+    path: tuple, mapping: dict, add: Callable[[tuple, str, str], None]
+) -> tuple[str, str] | None:
+    """The problem of a mapping too big to walk, else None, with each bad key ``add``-ed."""
+    if len(mapping) > MAX_KEYS:
+        return f"a mapping of {len(mapping):,} keys", f"at most {MAX_KEYS:,} keys"
+    for key in mapping:
+        if isinstance(key, str) and len(key) > MAX_TEXT:
+            add(path, f"a key of {len(key):,} characters", f"at most {MAX_TEXT:,}")
+            continue
+        problem = _key_problem(key)
+        if problem:
+            add((*path, str(key)), *problem)
+    return None
 
 
 def text_problem(text: str, kind: str = "a text") -> tuple[str, str] | None:
