@@ -7,15 +7,18 @@ request that cannot be carried out with its one sentence (:class:`~sim.engine.er
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import json
 import math
 import re
+import shlex
 import sys
 import textwrap
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,15 +29,75 @@ from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_to_precision
 from analysis.report_text import summary_table
 from sim.cli.commands import COMMANDS
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
+from sim.engine.text import CONTROL, escape, visible
 from sim.run.api import Execution, RunInterrupted, Storage, simulate
 from sim.run.api import replay as replay_combat
 from sim.run.files import WriteError, cause_of
 from sim.run.outdir import claim
+from sim.run.parallel import WorkerLost
 from sim.run.runner import DEFAULT_CHUNK
 from sim.run.summary import DEFINITIONS
 from sim.run.watch import RunWarning
 from sim.scenario.loader import load_scenario, validate_file
 from sim.scenario.problems import ScenarioError
+
+#: What rich itself draws on a terminal, let through there: styles (SGR) on stdout; on stderr
+#: also the progress bar's moves (back to the line's start, a line up, erase the line, hide
+#: and show the cursor). Off a terminal rich draws none, and every control character is shown.
+_DRAWN_ON_STDOUT = r"\x1b\[[0-9;]*m"
+_DRAWN_ON_STDERR = _DRAWN_ON_STDOUT + r"|\r|\x1b\[[0-9]*[AK]|\x1b\[\?25[hl]"
+
+
+class VisibleStream:
+    r"""A text stream that shows the control characters written to it (:func:`visible`).
+
+    Everything a command prints goes to ``sys.stdout`` and ``sys.stderr`` (``click.echo``, rich's
+    tables and progress bar, warnings, the narration), so the command line puts one of these in
+    front of each while it runs (:meth:`CommandGroup.main`): a name or file name holding ESC or
+    BEL is shown as ``\x1b`` or ``\x07``, never obeyed. It exposes no binary buffer, so that
+    nothing writes around it.
+    """
+
+    def __init__(self, stream: Any, drawn: str) -> None:
+        self._stream = stream
+        try:
+            terminal = bool(stream.isatty())
+        except (AttributeError, ValueError):
+            terminal = False
+        self._kept = re.compile(f"({drawn})|{CONTROL.pattern}") if terminal else None
+
+    def write(self, text: str) -> int:
+        """Write ``text`` with its control characters shown (a bytes write raises TypeError)."""
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if self._kept is None:
+            shown = visible(text)
+        else:
+            shown = self._kept.sub(lambda m: m.group(1) or escape(m.group()), text)
+        self._stream.write(shown)
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        """Write each line."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "buffer":
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def visible_output() -> Iterator[None]:
+    """Show control characters on stdout and stderr meanwhile (see :class:`VisibleStream`)."""
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = VisibleStream(stdout, _DRAWN_ON_STDOUT)
+    sys.stderr = VisibleStream(stderr, _DRAWN_ON_STDERR)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
 
 
 def _problems_exit(exc: ScenarioError) -> None:
@@ -72,6 +135,9 @@ def handles_bad_input(command):
         except CommandError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except BrokenProcessPool as exc:
+            click.echo(f"error: {_worker_lost(exc, kwargs)}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
         except OSError as exc:
             execution = kwargs.get("execution")
             scheduler = execution.scheduler if isinstance(execution, Execution) else None
@@ -85,6 +151,31 @@ def handles_bad_input(command):
 
     return wrapper
 
+
+def _worker_lost(exc: BrokenProcessPool, kwargs: dict[str, Any]) -> str:
+    """One sentence for a run whose worker process died: which, why, what is kept, what next.
+
+    The chunks a streamed run finished are on disk and ``--resume`` plays only the others, to the
+    table an uninterrupted run gives; a run held in memory (no ``--out``, ``--precision``, a
+    command without ``--resume``) keeps nothing.
+    """
+    who = str(exc) if isinstance(exc, WorkerLost) else "a worker process ended abruptly"
+    if isinstance(exc, WorkerLost) and exc.killed:
+        why = " (most likely the system ran out of memory and killed it, or it was killed by hand)"
+    else:
+        why = " (killed, or it crashed)"
+    out = kwargs.get("out")
+    if out is not None and "resume" in kwargs and kwargs.get("precision") is None:
+        given = click.get_current_context().meta.get(ARGUMENTS) or []
+        again = shlex.join(["combatsim", *given, *(["--resume"] * ("--resume" not in given))])
+        kept = f"what was finished is kept in {out}/, and `{again}` plays only the rest"
+    else:
+        kept = "nothing of this run was kept; run the same command again"
+    return f"the run stopped: {who}{why}; {kept}, with fewer --workers if memory is short"
+
+
+#: Where :class:`CommandGroup` keeps the arguments it was given (``ctx.meta``), to repeat them.
+ARGUMENTS = "combatsim.arguments"
 
 #: What to do after a write failed, for commands without --resume (what they wrote before stays).
 AGAIN_HINT = "the files written before are kept; run the same command again once it can be written"
@@ -169,6 +260,28 @@ class CommandGroup(click.Group):
     Their modules bring the analysis package and its heavy dependencies; ``combatsim --help``
     lists them from the table without importing them (see :mod:`sim.cli.commands`).
     """
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line with every control character it prints shown, not obeyed.
+
+        Around the whole of click's ``main``, so that click's own usage errors (which quote the
+        argument given) are shown the same way.
+        """
+        with visible_output():
+            return super().main(*args, **kwargs)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """The context, which keeps the arguments as given (to say how to resume a run)."""
+        given = list(args)
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta[ARGUMENTS] = given
+        return ctx
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command's name, those defined here and those not imported yet."""
