@@ -177,15 +177,16 @@ def cause_of(exc: BaseException) -> str:
 def guarded(origin: Origin, failing: str) -> Iterator[None]:
     """The guard around a plug-in being loaded or inspected: any failure is one sentence.
 
-    ``failing`` says what went wrong (``cannot be loaded``); the message is ``ORIGIN FAILING:
-    CAUSE``. A :class:`PluginError` raised inside (the registry's own refusals) passes as it is.
+    ``failing`` says what went wrong, ``{}`` standing for the cause (``cannot be loaded: {}``);
+    the message is the plug-in's name followed by that. A :class:`PluginError` raised inside
+    (the registry's own refusals) passes as it is.
     """
     try:
         yield
     except PluginError:
         raise
     except _AT_LOAD as exc:
-        raise PluginError(f"{origin.text} {failing}: {cause_of(exc)}") from None
+        raise PluginError(f"{origin.text} {failing.format(cause_of(exc))}") from None
 
 
 def _call(origin: Origin, call: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -466,9 +467,9 @@ class _Building:
         self.resolutions[resolution.name] = resolution
 
     def add_entry(self, entry: EntryPoint, origin: Origin, resolution_group: bool = False) -> None:
-        with guarded(origin, "cannot be loaded"):
+        with guarded(origin, "cannot be loaded: {}"):
             loaded = entry.load()
-        with guarded(origin, "cannot be used: reading its members raised"):
+        with guarded(origin, "cannot be used: reading its members raised {}"):
             if isinstance(loaded, type):
                 raise PluginError(
                     f"{origin.text} cannot be used: it names the class {loaded.__name__}, not an "

@@ -57,8 +57,7 @@ def fake_plugin(
     (project / module).mkdir(parents=True)
     (project / module / "__init__.py").write_text(source, encoding="utf-8")
     (project / "pyproject.toml").write_text(
-        f'[project]\nname = "{dist}"\nversion = "1.0"\n'
-        f'[project.entry-points."{group}"]\n{entry}\n',
+        f'[project]\nname = "{dist}"\nversion = "1.0"\n[project.entry-points."{group}"]\n{entry}\n',
         encoding="utf-8",
     )
     install(site, project)
@@ -345,3 +344,136 @@ def test_an_entry_point_naming_a_class_says_to_name_an_instance(coinflip_importa
     registry = registry_with(("coinflip", "coinflip_rules:CoinFlipSystem"))
     with pytest.raises(PluginError, match=r"names the class CoinFlipSystem.*COINFLIP = "):
         list(registry)
+
+
+# -- the guard, from the command line (issue 27: each of these exited 0 or gave a traceback) -----
+
+
+@pytest.mark.slow
+def test_a_plugin_that_exits_at_import_stops_run_validate_and_check_with_one_sentence(tmp_path):
+    quitter = tmp_path / "site"
+    fake_plugin(
+        quitter, "quitter", 'quit = "quit_rules:QUIT"', "quit_rules", "raise SystemExit(0)\n"
+    )
+    scenario = str(ROOT / "scenarios" / "acs-duel.yaml")
+    said = [
+        "error: the rule system plug-in quitter (entry point quit = quit_rules:QUIT) cannot be "
+        "loaded: SystemExit: 0"
+    ]
+    for command in (["run", scenario, "--runs", "10"], ["validate", scenario], ["check", scenario]):
+        result = combatsim(quitter, *command, cwd=tmp_path)
+        assert (result.returncode, result.stderr.splitlines()) == (2, said), command[0]
+
+
+BROKEN_COIN = """\
+from coinflip_rules import CoinFlipSystem, CoinPrepared, CoinResolution
+
+
+class Rolling(CoinPrepared):
+    def seconds(self, combat):
+        yield combat.env.timeout(1)
+        raise RuntimeError("the coin rolled away")
+
+
+class BrokenSystem(CoinFlipSystem):
+    name = "broken"
+
+    def prepare(self, scenario):
+        return Rolling(scenario)
+
+    def check(self, scenario):
+        if scenario.options.heads_chance == 0.25:
+            raise KeyError("heads")
+        return []
+
+
+class BrokenCoin(CoinResolution):
+    name = "brokencoin"
+
+    def attack(self, clock, attacker, target, can_defend):
+        raise ValueError("tails on both sides")
+
+
+BROKEN = BrokenSystem()
+BROKEN_COIN = BrokenCoin()
+"""
+
+
+@pytest.fixture(scope="module")
+def broken(site, tmp_path_factory) -> Path:
+    """The coin flip, and a plug-in ``broken-coin`` whose rule system and resolution fail."""
+    place = tmp_path_factory.mktemp("broken") / "site"
+    shutil.copytree(site, place)
+    fake_plugin(place, "broken-coin", 'broken = "broken_coin:BROKEN"', "broken_coin", BROKEN_COIN)
+    # The same module again, its resolution in the group of resolutions.
+    dist = place / "broken_coin-1.0.dist-info"
+    points = (dist / "entry_points.txt").read_text(encoding="utf-8")
+    points += f"[{RESOLUTIONS_GROUP}]\nbrokencoin = broken_coin:BROKEN_COIN\n"
+    (dist / "entry_points.txt").write_text(points, encoding="utf-8")
+    return place
+
+
+@pytest.mark.slow
+def test_a_plugin_failing_in_a_run_names_itself_the_scenario_and_the_combat(broken, tmp_path):
+    (tmp_path / "duel.yaml").write_text(
+        COIN_DUEL.format(heads=0.5).replace("rules: coinflip", "rules: broken"), encoding="utf-8"
+    )
+    result = combatsim(broken, "run", "duel.yaml", "--runs", "100", "--workers", "2", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: the rule system plug-in broken-coin (entry point broken = broken_coin:BROKEN) "
+        "failed in combat 0 of the scenario 'coin duel' (duel.yaml), in its round process: "
+        "RuntimeError: the coin rolled away"
+    ]
+    (tmp_path / "check.yaml").write_text(
+        COIN_DUEL.format(heads=0.25).replace("rules: coinflip", "rules: broken"), encoding="utf-8"
+    )
+    result = combatsim(broken, "validate", "check.yaml", cwd=tmp_path)
+    assert (result.returncode, result.stderr.splitlines()) == (
+        2,
+        [
+            "error: the rule system plug-in broken-coin (entry point broken = broken_coin:BROKEN) "
+            "failed on the scenario 'coin duel' (check.yaml), in check(): KeyError: 'heads'"
+        ],
+    )
+
+
+@pytest.mark.slow
+def test_a_resolution_hook_failing_names_the_plugin_the_scenario_and_the_combat(broken, tmp_path):
+    (tmp_path / "clock.yaml").write_text(
+        COIN_ON_THE_CLOCK.replace("resolution: coin", "resolution: brokencoin"), encoding="utf-8"
+    )
+    result = combatsim(broken, "replay", "clock.yaml", "--combat", "3", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: the resolution plug-in broken-coin (entry point brokencoin = "
+        "broken_coin:BROKEN_COIN) failed in combat 3 of the scenario 'coin on the clock' "
+        "(clock.yaml), in the attack hook: ValueError: tails on both sides"
+    ]
+
+
+OLD_COIN = """\
+from coinflip_rules import CoinResolution
+
+# Written before the defaults of the optional hooks: the required members only.
+members = ("options_model", "combatant_model", "narration", "stats", "begin", "attack")
+OldCoin = type("OldCoin", (), {m: getattr(CoinResolution, m) for m in members})
+OldCoin.name = "oldcoin"
+OLD_COIN = OldCoin()
+"""
+
+
+@pytest.mark.slow
+def test_a_resolution_in_the_old_group_still_plays_and_says_where_to_move(site, tmp_path):
+    place = tmp_path / "site"
+    shutil.copytree(site, place)
+    fake_plugin(place, "old-coin", 'oldcoin = "old_coin:OLD_COIN"', "old_coin", OLD_COIN)
+    (tmp_path / "clock.yaml").write_text(
+        COIN_ON_THE_CLOCK.replace("resolution: coin", "resolution: oldcoin"), encoding="utf-8"
+    )
+    result = combatsim(place, "replay", "clock.yaml", "--combat", "0", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert " flips at " in result.stdout
+    (note,) = [line for line in result.stderr.splitlines() if "PluginDeprecationWarning" in line]
+    assert "the rule system plug-in old-coin (entry point oldcoin = old_coin:OLD_COIN)" in note
+    assert f"move the entry point to the group {RESOLUTIONS_GROUP}" in note
