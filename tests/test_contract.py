@@ -270,7 +270,7 @@ def test_a_resolution_in_the_old_group_is_read_with_a_warning_naming_the_new_gro
     (message,) = [str(w.message) for w in warned]
     assert message.startswith(f"{WHO} registers the resolution 'odd' in the entry-point group ")
     assert f"move the entry point to the group {RESOLUTIONS_GROUP}" in message
-    assert issubclass(PluginDeprecationWarning, DeprecationWarning)
+    assert issubclass(PluginDeprecationWarning, FutureWarning)  # shown by default
 
 
 def test_the_group_of_resolutions_holds_resolutions_only(tmp_path, monkeypatch):

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, cast
+from typing import Any, ParamSpec, TypeGuard, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -54,6 +54,7 @@ from sim.engine.dice import Dice
 from sim.engine.errors import CommandError, Problem
 from sim.rules.base import (
     OptionalHooks,
+    Prepared,
     Resolution,
     RuleSystem,
     ScenarioView,
@@ -131,13 +132,13 @@ class PluginFailure(PluginError):
         )
 
 
-class PluginDeprecationWarning(DeprecationWarning):
-    """A plug-in registered the way that is read for one more release only."""
+class PluginDeprecationWarning(FutureWarning):
+    """A plug-in registered the way that is read for one more release only.
 
-
-# Shown by default (Python hides DeprecationWarning outside ``__main__``): the person who reads
-# it runs combatsim, and may not be the plug-in's author.
-warnings.filterwarnings("default", category=PluginDeprecationWarning)
+    A ``FutureWarning``, Python's deprecation warning for the users of a program, which it shows
+    by default (a ``DeprecationWarning`` is hidden outside ``__main__``): whoever runs combatsim
+    reads it, and may not be the plug-in's author.
+    """
 
 
 def scenario_label(scenario: ScenarioView) -> str:
@@ -189,10 +190,14 @@ def guarded(origin: Origin, failing: str) -> Iterator[None]:
         raise PluginError(f"{origin.text} {failing.format(cause_of(exc))}") from None
 
 
-def _call(origin: Origin, call: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _call(origin: Origin, call: str, fn: Callable[P, R]) -> Callable[P, R]:
     """``fn`` behind the guard: a failure inside is a :class:`PluginFailure` naming the call."""
 
-    def guarded_call(*args: Any, **kwargs: Any) -> Any:
+    def guarded_call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
         except PluginError:
@@ -204,7 +209,7 @@ def _call(origin: Origin, call: str, fn: Callable[..., Any]) -> Callable[..., An
     return guarded_call
 
 
-def _is_scenario(arg: object) -> bool:
+def _is_scenario(arg: object) -> TypeGuard[ScenarioView]:
     return all(hasattr(arg, m) for m in ("name", "file", "combatants", "options"))
 
 
@@ -215,14 +220,14 @@ class GuardedSystem:
     """A plug-in rule system whose every method is called behind the guard.
 
     What it says of itself (``name``, ``title``, ...) is read once, behind the guard, when it is
-    registered. (``own`` is ``Any``: a plug-in's object, checked by its members.)
+    registered (``own`` has every member of the protocol, checked then).
     """
 
-    def __init__(self, own: Any, origin: Origin, resolutions: Mapping[str, AnyResolution]):
+    def __init__(self, own: RuleSystem, origin: Origin, resolutions: Mapping[str, AnyResolution]):
         self.origin = origin
-        self.name: str = own.name
-        self.title: str = own.title
-        self.default_time_limit_s: float = own.default_time_limit_s
+        self.name = own.name
+        self.title = own.title
+        self.default_time_limit_s = own.default_time_limit_s
         self.resolutions = resolutions
         self._options_model = _call(origin, "options_model()", own.options_model)
         self._combatant_model = _call(origin, "combatant_model()", own.combatant_model)
@@ -233,18 +238,15 @@ class GuardedSystem:
 
     def options_model(self, raw: Mapping[str, object]) -> type[BaseModel]:
         """The plug-in's options model."""
-        model: type[BaseModel] = self._options_model(raw)
-        return model
+        return self._options_model(raw)
 
     def combatant_model(self, options: BaseModel) -> type[BaseModel]:
         """The plug-in's stat-block model."""
-        model: type[BaseModel] = self._combatant_model(options)
-        return model
+        return self._combatant_model(options)
 
     def check(self, scenario: ScenarioView) -> list[Problem]:
         """The plug-in's cross-field problems."""
-        problems: list[Problem] = self._check(scenario)
-        return problems
+        return self._check(scenario)
 
     def prepare(self, scenario: ScenarioView) -> GuardedPrepared:
         """The plug-in's prepared scenario, its ``spawn`` and ``start`` behind the guard too."""
@@ -252,13 +254,11 @@ class GuardedSystem:
 
     def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[TraceEvent], str]]:
         """The plug-in's sentences, each behind the guard."""
-        table: Mapping[str, Callable[[TraceEvent], str]] = self._narration_for(options)
-        return _narration(table, self.origin)
+        return _narration(self._narration_for(options), self.origin)
 
     def time_label(self, t: float) -> str:
         """The plug-in's replay headings."""
-        label: str = self._time_label(t)
-        return label
+        return self._time_label(t)
 
 
 class GuardedPrepared:
@@ -268,22 +268,22 @@ class GuardedPrepared:
     the plug-in when one of them fails (:func:`plugin_failure`).
     """
 
-    def __init__(self, own: Any, origin: Origin) -> None:
+    def __init__(self, own: Prepared[Any], origin: Origin) -> None:
+        # (``Any``: the plug-in's fighter type, which only its own round process reads.)
         self.origin = origin
         self._spawn = _call(origin, "spawn()", own.spawn)
         self._start = _call(origin, "start()", own.start)
 
     def spawn(self, dice: Dice) -> list[Fighter]:
         """Fresh fighters for one combat."""
-        fighters: list[Fighter] = self._spawn(dice)
-        return fighters
+        return self._spawn(dice)
 
     def start(self, combat: Combat[Fighter]) -> None:
         """Start the plug-in's round process(es)."""
         self._start(combat)
 
 
-def guarded_resolution(own: Any, origin: Origin, defaults: object | None) -> AnyResolution:
+def guarded_resolution(own: object, origin: Origin, defaults: object | None) -> AnyResolution:
     """A plug-in's resolution with every hook behind the guard, completed with ``defaults``.
 
     The members are those of :class:`~sim.rules.base.Resolution`, read from the protocol: the
@@ -291,7 +291,7 @@ def guarded_resolution(own: Any, origin: Origin, defaults: object | None) -> Any
     that lacks a required one was refused before). Values (``name``, the models) are copied;
     callables are wrapped, and so are the narration's sentences.
     """
-    members: dict[str, Any] = {}
+    members: dict[str, object] = {}
     for member in RESOLUTION_MEMBERS:
         if hasattr(own, member):
             value = getattr(own, member)  # a hook the protocol declares
@@ -303,7 +303,7 @@ def guarded_resolution(own: Any, origin: Origin, defaults: object | None) -> Any
                 f"{origin.text} cannot be used: its resolution lacks {member} (derive it from "
                 "sim.rules.acs.resolution.Defaults for the clock's defaults)"
             )
-        if member == "narration":
+        if member == "narration" and isinstance(value, Mapping):
             value = _narration(value, origin)
         elif callable(value) and not isinstance(value, type):
             value = _call(origin, f"the {member} hook", value)
@@ -314,7 +314,7 @@ def guarded_resolution(own: Any, origin: Origin, defaults: object | None) -> Any
 class _Resolution:
     """The members :func:`guarded_resolution` gathered, as attributes."""
 
-    def __init__(self, origin: Origin, members: dict[str, Any]) -> None:
+    def __init__(self, origin: Origin, members: dict[str, object]) -> None:
         self.origin = origin
         self.__dict__.update(members)
 
@@ -483,9 +483,10 @@ class _Building:
                         f"resolution (it lacks {_lacks(loaded, REQUIRED_RESOLUTION_MEMBERS)}); "
                         "see docs/extending.md"
                     )
-                self.add_plugin_resolution(loaded, entry, origin)
+                _named(loaded.name, entry, origin, "resolution")
+                self.add_resolution(guarded_resolution(loaded, origin, self.defaults), origin)
             elif _provides(loaded, RULE_SYSTEM_MEMBERS):
-                _named(loaded, entry, origin, "rule system")
+                _named(loaded.name, entry, origin, "rule system")
                 resolutions = {
                     name: guarded_resolution(r, origin, self.defaults)
                     for name, r in loaded.resolutions.items()
@@ -500,7 +501,8 @@ class _Building:
                     PluginDeprecationWarning,
                     stacklevel=2,
                 )
-                self.add_plugin_resolution(loaded, entry, origin)
+                _named(loaded.name, entry, origin, "resolution")
+                self.add_resolution(guarded_resolution(loaded, origin, self.defaults), origin)
             else:
                 raise PluginError(
                     f"{origin.text} cannot be used: its {type(loaded).__name__} is neither a "
@@ -508,10 +510,6 @@ class _Building:
                     f"resolution (it lacks {_lacks(loaded, REQUIRED_RESOLUTION_MEMBERS)}); see "
                     "docs/extending.md"
                 )
-
-    def add_plugin_resolution(self, loaded: Any, entry: EntryPoint, origin: Origin) -> None:
-        _named(loaded, entry, origin, "resolution")
-        self.add_resolution(guarded_resolution(loaded, origin, self.defaults), origin)
 
 
 class _Resolutions(Mapping[str, AnyResolution]):
@@ -546,9 +544,9 @@ def _missing(objects: Iterable[object], members: tuple[str, ...]) -> str:
     return "; ".join(lacks for obj in objects if (lacks := _lacks(obj, members)))
 
 
-def _named(obj: Any, entry: EntryPoint, origin: Origin, kind: str) -> None:
-    if obj.name != entry.name:
+def _named(name: object, entry: EntryPoint, origin: Origin, kind: str) -> None:
+    if name != entry.name:
         raise PluginError(
-            f"{origin.text} cannot be used: its {kind} is named {obj.name!r}, and the entry "
-            f"point must have the name scenarios use (rename the entry point {obj.name!r})"
+            f"{origin.text} cannot be used: its {kind} is named {name!r}, and the entry "
+            f"point must have the name scenarios use (rename the entry point {name!r})"
         )
