@@ -379,6 +379,8 @@ class BrokenSystem(CoinFlipSystem):
     name = "broken"
 
     def prepare(self, scenario):
+        if scenario.options.heads_chance == 0.75:
+            raise IndexError("no coin in the purse")
         return Rolling(scenario)
 
     def check(self, scenario):
@@ -434,6 +436,18 @@ def test_a_plugin_failing_in_a_run_names_itself_the_scenario_and_the_combat(brok
         [
             "error: the rule system plug-in broken-coin (entry point broken = broken_coin:BROKEN) "
             "failed on the scenario 'coin duel' (check.yaml), in check(): KeyError: 'heads'"
+        ],
+    )
+    (tmp_path / "prepare.yaml").write_text(
+        COIN_DUEL.format(heads=0.75).replace("rules: coinflip", "rules: broken"), encoding="utf-8"
+    )
+    result = combatsim(broken, "replay", "prepare.yaml", "--combat", "2", cwd=tmp_path)
+    assert (result.returncode, result.stderr.splitlines()) == (
+        2,
+        [
+            "error: the rule system plug-in broken-coin (entry point broken = broken_coin:BROKEN) "
+            "failed on the scenario 'coin duel' (prepare.yaml), in prepare(): IndexError: no coin "
+            "in the purse"
         ],
     )
 
