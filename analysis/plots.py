@@ -27,17 +27,18 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
 
 from analysis.chart_style import (
     CONFIDENCE,
     FORMATS,
     PALETTE,
+    PercentTicks,
     mean_interval,
     new_axes,
     percent_axis,
     series_color,
     side_colors,
+    value_ticks,
     whole_ticks,
     wrapped_title,
 )
@@ -326,7 +327,7 @@ def _parameter_axis(ax: Any, labels: list[str] | None, values: Any) -> None:
         ax.set_xticks(np.arange(len(labels)), labels)
         ax.set_xlim(-0.5, len(labels) - 0.5)
     else:
-        whole_ticks(ax.xaxis, values)
+        value_ticks(ax.xaxis, values)
 
 
 def plot_win_rate_curve(
@@ -453,7 +454,7 @@ def plot_win_rate_heatmap(
     ax.set_ylabel(y)
     colorbar = figure.colorbar(image, ax=ax)
     colorbar.set_label(f"{side} win rate")
-    colorbar.formatter = PercentFormatter(1.0, decimals=0)
+    colorbar.formatter = PercentTicks()
     colorbar.update_ticks()
     ax.set_title(wrapped_title(f"{side} win rate", scenario, width))
     return figure
@@ -521,8 +522,7 @@ def plot_balance(result: BalanceResult) -> Figure:
         lo, hi = result.interval
         if math.isfinite(lo) and math.isfinite(hi):
             ax.axvspan(lo, hi, color=PALETTE[3], alpha=0.15, label="its 95% CI")
-    if result.integer:
-        whole_ticks(ax.xaxis, grid["value"])
+    value_ticks(ax.xaxis, grid["value"])
     ax.set_xlabel(result.label)
     ax.set_ylabel(f"{result.side} win rate")
     ax.set_ylim(0, 1)

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import PercentFormatter
 
+from analysis.chart_style import PercentTicks
 from analysis.plots import save_figure
 
 __all__ = ["plot_tournament", "save_figure"]
@@ -64,7 +64,7 @@ def plot_tournament(summary: dict[str, Any]) -> Figure:
     colorbar = figure.colorbar(image, ax=ax)
     what = "win rate, draws half" if summary.get("payoff_kind") == "score" else "win rate"
     colorbar.set_label(f"{red} {what}")
-    colorbar.formatter = PercentFormatter(1.0, decimals=0)
+    colorbar.formatter = PercentTicks()
     colorbar.update_ticks()
     low, high = summary.get("value_ci95", [np.nan, np.nan])
     ax.set_title(
