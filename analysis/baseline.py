@@ -45,6 +45,7 @@ from analysis.compare import (
     points,
 )
 from sim.engine.errors import CommandError
+from sim.rules.wording import counted
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
 from sim.run.records import DRAW
@@ -292,8 +293,8 @@ class CheckRow:
         return (
             f"{self.scenario} ({self.file}), variant {d.variant}, side {d.side}: win rate "
             f"{d.base_rate:.1%} → {d.variant_rate:.1%} ({points(d.difference)} points, 95% CI "
-            f"{points(low)} to {points(high)}; {d.base_only} combats lost and {d.variant_only} "
-            f"gained; McNemar exact p{_eq(d.p_value)}, Holm p{_eq(d.p_holm)})"
+            f"{points(low)} to {points(high)}; {counted(d.base_only, 'combat')} lost and "
+            f"{d.variant_only} gained; McNemar exact p{_eq(d.p_value)}, Holm p{_eq(d.p_holm)})"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -585,7 +586,7 @@ def render_baseline(baseline: dict[str, Any], path: Path, console: Console | Non
     """Print what a baseline recorded."""
     console = console or _console()
     console.print(
-        f"{baseline['scenario']} — baseline of {baseline['runs']} combats per arm, seed "
+        f"{baseline['scenario']} — baseline of {counted(baseline['runs'], 'combat')} per arm, seed "
         f"{baseline['seed']}",
         highlight=False,
         markup=False,
@@ -643,7 +644,7 @@ def render_check(report: CheckReport, console: Console | None = None) -> None:
     console.print(method, highlight=False, markup=False)
     if report.moved:
         console.print(
-            f"{len(report.moved)} win rate(s) moved:",
+            f"{counted(len(report.moved), 'win rate')} moved:",
             style="bold red",
             highlight=False,
             markup=False,

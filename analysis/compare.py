@@ -47,6 +47,7 @@ from scipy.stats import t as student_t
 
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, PreciseRun, run_until_precise
 from analysis.results import made_with, write_results
+from sim.rules.wording import counted
 from sim.run.records import DRAW
 from sim.run.runner import range_records
 from sim.run.summary import CONFIDENCE, summarize, wilson_interval
@@ -699,7 +700,8 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
     console = console or _console()
     n_variants = len(comparison.effects)
     title = (
-        f"{comparison.scenario} — {comparison.runs} paired combats per arm, seed {comparison.seed}"
+        f"{comparison.scenario} — {counted(comparison.runs, 'paired combat')} per arm, "
+        f"seed {comparison.seed}"
     )
     table = Table(title=escape(title), title_justify="left")
     columns: tuple[tuple[str, JustifyMethod], ...] = (

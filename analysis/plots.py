@@ -43,6 +43,7 @@ from analysis.chart_style import (
     wrapped_title,
 )
 from analysis.sweep import win_rates
+from sim.rules.wording import counted
 from sim.run.files import make_folder, write_atomically
 from sim.run.records import DRAW
 
@@ -80,7 +81,7 @@ def plot_win_rates(
     ax.set_ylabel("win rate")
     ax.set_ylim(0, min(1.0, float(rates["ci_high"].max()) + 0.12) if len(rates) else 1)
     percent_axis(ax.yaxis)
-    ax.set_title(wrapped_title(f"Win rate per side ({len(outcomes)} combats)", scenario))
+    ax.set_title(wrapped_title(f"Win rate per side ({counted(len(outcomes), 'combat')})", scenario))
     figure.legend(loc="outside lower center", ncols=2, fontsize="small")
     return figure
 
@@ -371,7 +372,8 @@ def plot_win_rate_curve(
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
     percent_axis(ax.yaxis)
-    ax.set_title(wrapped_title(f"Win rate against {parameter} ({runs} combats a point)", scenario))
+    what = f"Win rate against {parameter} ({counted(runs, 'combat')} a point)"
+    ax.set_title(wrapped_title(what, scenario))
     ax.legend(loc="best", fontsize="small")
     return figure
 

@@ -12,6 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from sim.rules.wording import counted
+
 
 def summary_table(
     summary: dict[str, Any], scenario: Any = None, console: Console | None = None
@@ -19,7 +21,7 @@ def summary_table(
     """Print win rates with their 95% intervals, draws and the mean fight length."""
     console = console or Console()
     runs = summary["runs"]
-    title = f"{escape(summary['scenario'])} — {runs} combats, seed {summary['seed']}"
+    title = f"{escape(summary['scenario'])} — {counted(runs, 'combat')}, seed {summary['seed']}"
     table = Table(title=title, title_justify="left")
     table.add_column("side")
     table.add_column("wins", justify="right")

@@ -17,6 +17,7 @@ from matplotlib.patches import Rectangle
 
 from analysis.chart_style import PercentTicks
 from analysis.plots import save_figure
+from sim.rules.wording import counted
 
 __all__ = ["plot_tournament", "save_figure"]
 
@@ -68,7 +69,7 @@ def plot_tournament(summary: dict[str, Any]) -> Figure:
     colorbar.update_ticks()
     low, high = summary.get("value_ci95", [np.nan, np.nan])
     ax.set_title(
-        f"{summary['scenario']}: {red} payoff, {summary['runs']} combats per cell\n"
+        f"{summary['scenario']}: {red} payoff, {counted(summary['runs'], 'combat')} per cell\n"
         f"value {summary['value']:.1%} (95% CI {low:.1%}–{high:.1%}); hatched: dominated",
         fontsize="medium",
     )

@@ -26,7 +26,10 @@ def possessive(name: str | None) -> str:
 
 
 def counted(count: float, noun: str, plural: str | None = None) -> str:
-    """``1 nick``, ``0 nicks``, ``2 wounds``, ``1.5 paces`` (a count and its noun, agreeing).
+    """``1 nick``, ``0 nicks``, ``2000 combats``, ``1.5 paces`` (a count and its noun, agreeing).
+
+    The one helper for every count the simulator writes, from a replay's nicks to a run's
+    combats: a whole number is written in full (never ``1e+06``).
 
     Args:
         count: how many (a whole number, or a distance such as 1.5).
@@ -34,4 +37,5 @@ def counted(count: float, noun: str, plural: str | None = None) -> str:
         plural: the plural when it is not ``noun + "s"``.
     """
     word = noun if count == 1 else (plural or f"{noun}s")
-    return f"{count:g} {word}"
+    whole = isinstance(count, int) or float(count).is_integer()
+    return f"{int(count)} {word}" if whole else f"{count:g} {word}"

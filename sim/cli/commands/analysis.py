@@ -25,6 +25,7 @@ from analysis.results import read_results
 from analysis.sweep import plan_sweep, run_sweep, sweep_to_precision
 from sim.cli.app import (
     Number,
+    Whole,
     batch_echo,
     engine_options,
     force_option,
@@ -37,6 +38,7 @@ from sim.cli.app import (
     seed_option,
 )
 from sim.rules import wording
+from sim.rules.wording import counted
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock, own_folder
 
@@ -164,8 +166,9 @@ def _sweep_table(result) -> None:
     sides = result.plan.scenario.side_names
     rates = result.rates()
     title = (
-        f"{escape(result.plan.scenario.name)} — sweep of {len(result.plan.points)} points, "
-        f"{result.runs} combats each, seed {result.seed} (same seeds at every point)"
+        f"{escape(result.plan.scenario.name)} — sweep of "
+        f"{counted(len(result.plan.points), 'point')}, {counted(result.runs, 'combat')} each, "
+        f"seed {result.seed} (same seeds at every point)"
     )
     table = Table(
         title=title,
@@ -262,18 +265,18 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     help="Where to search (default: the scenario's sweep of PATH, else half to twice its value).",
 )
 @click.option(
-    "--points", type=click.IntRange(3, 50), default=9, show_default=True, help="Values per grid."
+    "--points", type=Whole(3, 50), default=9, show_default=True, help="Values per grid."
 )
 @click.option(
     "--runs",
-    type=click.IntRange(20, 10**8),
+    type=Whole(20, 10**8),
     default=400,
     show_default=True,
     help="Combats per value while locating the crossing.",
 )
 @click.option(
     "--refine-runs",
-    type=click.IntRange(20, 10**8),
+    type=Whole(20, 10**8),
     default=None,
     help="Combats per value while measuring it (default: 4 x --runs).",
 )
@@ -377,7 +380,7 @@ def _balance_text(result) -> None:
     values = result.grid["value"]
     say(
         f"  method  {len(values)} values from {values.min():g} to {values.max():g}, "
-        f"{result.runs} combats each, the same seeds at every value (located over "
+        f"{counted(result.runs, 'combat')} each, the same seeds at every value (located over "
         f"{result.search[0]:g} .. {result.search[1]:g}); logistic fit, cluster-robust "
         "errors, Wald/Fieller interval"
     )
