@@ -53,6 +53,45 @@ if TYPE_CHECKING:
 # -- one run ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class TimeUnit:
+    """How a chart counts fight length: the rules' rounds (game time beside), or game seconds.
+
+    Target 10 and Proposition Three count rounds (:func:`sim.run.summary.round_length_s`); ACS,
+    and everything on its clock, counts seconds.
+    """
+
+    round_s: float | None = None
+
+    def of(self, seconds: Any) -> Any:
+        """Game seconds in this unit."""
+        return seconds if self.round_s is None else np.asarray(seconds, dtype=float) / self.round_s
+
+    @property
+    def step(self) -> float:
+        """The histogram's bin: a tenth of a second (a segment), or one round."""
+        return 0.1 if self.round_s is None else 1.0
+
+    @property
+    def short(self) -> str:
+        """``s`` or ``rounds``."""
+        return "s" if self.round_s is None else "rounds"
+
+    @property
+    def axis(self) -> str:
+        """The axis label: ``game seconds``, or ``rounds (one round: 60 s of game time)``."""
+        if self.round_s is None:
+            return "game seconds"
+        return f"rounds (one round: {self.round_s:g} s of game time)"
+
+    def beside(self, rounds: float) -> str:
+        """The game time beside a length in rounds (nothing in seconds)."""
+        return "" if self.round_s is None else f" ({rounds * self.round_s:.0f} s)"
+
+
+SECONDS = TimeUnit()
+
+
 def plot_win_rates(
     outcomes: pd.DataFrame, side_names: Sequence[str], scenario: str | None = None
 ) -> Figure:
@@ -87,20 +126,26 @@ def plot_win_rates(
 
 
 def plot_fight_length(
-    outcomes: pd.DataFrame, side_names: Sequence[str], scenario: str | None = None
+    outcomes: pd.DataFrame,
+    side_names: Sequence[str],
+    scenario: str | None = None,
+    unit: TimeUnit = SECONDS,
 ) -> Figure:
     """How long fights last: the distribution, stacked by who won; the mean with its 95% CI.
 
     The bars are single fights (a distribution, no uncertainty to show); the mean is an
-    estimate, so its Student's t interval is the shaded band around the dotted line.
+    estimate, so its Student's t interval is the shaded band around the dotted line. Lengths
+    are in the rules' own unit (``unit``: rounds for Target 10 and Proposition Three).
     """
     figure, ax = new_axes()
     colors = side_colors(side_names)
-    durations = outcomes["duration_s"].to_numpy(dtype=float)
-    edges = _bins(durations, step=0.1)
+    durations = unit.of(outcomes["duration_s"].to_numpy(dtype=float))
+    edges = _bins(durations, step=unit.step)
     series, labels, palette = [], [], []
     for side in [*side_names, DRAW]:
-        chosen = outcomes.loc[outcomes["winner"] == side, "duration_s"].to_numpy(dtype=float)
+        chosen = unit.of(
+            outcomes.loc[outcomes["winner"] == side, "duration_s"].to_numpy(dtype=float)
+        )
         if len(chosen):
             series.append(chosen)
             labels.append(f"{side} won" if side != DRAW else "draw")
@@ -108,7 +153,12 @@ def plot_fight_length(
     if series:
         ax.hist(series, bins=edges, stacked=True, label=labels, color=palette)
         mean, low, high = mean_interval(durations)
-        ax.axvline(mean, color="black", linestyle=":", label=f"mean {mean:.2f} s")
+        ax.axvline(
+            mean,
+            color="black",
+            linestyle=":",
+            label=f"mean {mean:.2f} {unit.short}{unit.beside(mean)}",
+        )
         if math.isfinite(low):
             ax.axvspan(
                 low,
@@ -117,7 +167,9 @@ def plot_fight_length(
                 alpha=0.15,
                 label=f"its 95% CI {low:.2f}–{high:.2f}",
             )
-    ax.set_xlabel("fight length (game seconds)")
+    ax.set_xlabel(f"fight length ({unit.axis})")
+    if unit.round_s is not None:
+        whole_ticks(ax.xaxis, durations)
     ax.set_ylabel("fights")
     ax.set_title(wrapped_title(f"Fight length: distribution of {len(outcomes)} fights", scenario))
     ax.legend(loc="upper right", fontsize="small")
@@ -143,8 +195,9 @@ def plot_survival(
     by: str | None = None,
     scenario: str | None = None,
     time_limit_s: float | None = None,
+    unit: TimeUnit = SECONDS,
 ) -> Figure:
-    """The share of fights still running after t seconds, with a 95% DKW band.
+    """The share of fights still running after t seconds (or rounds), with a 95% DKW band.
 
     With ``by`` (a sweep parameter), one curve per value; the band is drawn when there are at
     most three curves, to keep the picture readable; with more, the legend gives its half-width
@@ -158,7 +211,7 @@ def plot_survival(
     widest = 0.0
     for i, (label, group) in enumerate(groups):
         color = PALETTE[0] if len(groups) == 1 else series_color(i, len(groups))
-        t, s = survival(group["duration_s"])
+        t, s = survival(unit.of(group["duration_s"].to_numpy(dtype=float)))
         ax.step(t, s, where="post", color=color, label=label)
         eps = dkw_half_width(len(group))
         widest = max(widest, eps)
@@ -173,13 +226,16 @@ def plot_survival(
                 label=f"95% band (DKW){'' if len(groups) == 1 else ', ' + label}",
             )
     if time_limit_s is not None and outcomes["duration_s"].max() >= time_limit_s:
-        ax.axvline(time_limit_s, color="grey", linestyle="--", label="time limit (draw)")
-    ax.set_xlabel("game seconds")
+        ax.axvline(
+            float(unit.of(time_limit_s)), color="grey", linestyle="--", label="time limit (draw)"
+        )
+    ax.set_xlabel(unit.axis)
     ax.set_ylabel("share of fights still running")
     ax.set_ylim(0, 1.02)
     ax.set_xlim(left=0)
     percent_axis(ax.yaxis)
-    ax.set_title(wrapped_title("Fights still running after t seconds", scenario))
+    after = "t seconds" if unit.round_s is None else "t rounds"
+    ax.set_title(wrapped_title(f"Fights still running after {after}", scenario))
     title = None if by is None else by
     if len(groups) > 3:
         title = f"{by}\n(each curve ± {widest:.1%}: 95% DKW band, not drawn)"
@@ -463,13 +519,15 @@ def plot_win_rate_heatmap(
 
 
 def plot_duration_curve(
-    outcomes: pd.DataFrame, parameter: str, scenario: str | None = None
+    outcomes: pd.DataFrame, parameter: str, scenario: str | None = None, unit: TimeUnit = SECONDS
 ) -> Figure:
     """Mean fight length against a swept parameter, with its 95% Student's t interval."""
     order = _order(outcomes, parameter)
     stats = pd.DataFrame(
         [
-            mean_interval(outcomes.loc[outcomes[parameter] == key, "duration_s"].to_numpy(float))
+            mean_interval(
+                unit.of(outcomes.loc[outcomes[parameter] == key, "duration_s"].to_numpy(float))
+            )
             for key in order
         ],
         columns=["mean", "low", "high"],
@@ -490,7 +548,7 @@ def plot_duration_curve(
     )
     _parameter_axis(ax, labels, stats.index if labels is None else None)
     ax.set_xlabel(parameter)
-    ax.set_ylabel("mean fight length (game seconds)")
+    ax.set_ylabel(f"mean fight length ({unit.axis})")
     ax.set_ylim(bottom=0)
     ax.set_title(wrapped_title(f"Fight length against {parameter}", scenario))
     ax.legend(loc="best")

@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from sim.rules.wording import counted
+from sim.run.summary import duration_text
 
 
 def summary_table(
@@ -42,7 +43,12 @@ def summary_table(
     table.add_row("draw", str(summary["draws"]), f"{summary['draw_rate']:.1%}", "", "", "")
     console.print(table)
     ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
-    console.print(f"mean duration {summary['mean_duration_s']:.2f} s of game time; ends: {ends}")
+    length = duration_text(
+        summary["mean_duration_s"],
+        summary.get("round_s"),
+        rounds=summary.get("mean_duration_rounds"),
+    )
+    console.print(f"mean duration {length}; ends: {ends}")
     console.print(FOOTNOTE, highlight=False)
 
 

@@ -44,6 +44,7 @@ RULE_SYSTEM_MEMBERS = (
     "prepare",
     "narration_for",
     "time_label",
+    "round_seconds",
 )
 #: What a resolution must provide (:class:`~sim.rules.acs.resolution.Resolution`).
 RESOLUTION_MEMBERS = (

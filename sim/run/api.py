@@ -23,7 +23,7 @@ from sim.run.parallel import RunSpec, available_cores, executor_for, probe_here
 from sim.run.progress import progress_bar
 from sim.run.runner import ChunkResult, Work, WorkPlan, trace_combat
 from sim.run.store import COMBATANTS, MANIFEST, RunStore, write_scenario
-from sim.run.summary import Tally, summarize
+from sim.run.summary import Tally, round_length_s, summarize
 from sim.run.tables import combatants_frame, outcomes_frame, save_frame
 from sim.run.watch import RunSize, RunWatch
 from sim.scenario.loader import load_scenario
@@ -376,7 +376,9 @@ class _StreamedRun:
                 tally = Tally(scenario.side_names)
                 for start, frame in self.store.done_frames(tally.columns):
                     tally.add(start, frame)
-            summary = tally.summary(scenario.name, self.seed)
+            summary = tally.summary(
+                scenario.name, self.seed, round_s=round_length_s(scenario)
+            )
             if complete:
                 self.store.finish(summary)
             return StoredRunResult(scenario, self.seed, tally.runs, summary, self.store)
@@ -388,7 +390,8 @@ class _StreamedRun:
             details.extend(chunk.combatants)
         outcomes = outcomes_frame(records, scenario.side_names, scenario.name, self.variant)
         combatants = combatants_frame(details, scenario.name, self.variant) if self.detail else None
-        summary = summarize(outcomes, scenario.side_names, scenario.name, self.seed)
+        sides, round_s = scenario.side_names, round_length_s(scenario)
+        summary = summarize(outcomes, sides, scenario.name, self.seed, round_s=round_s)
         return RunResult(scenario, self.seed, len(records), outcomes, summary, combatants)
 
 

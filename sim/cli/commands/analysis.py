@@ -41,6 +41,7 @@ from sim.rules import wording
 from sim.rules.wording import counted
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock, own_folder
+from sim.run.summary import round_length_s
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
 
@@ -170,19 +171,22 @@ def _sweep_table(result) -> None:
         f"{counted(len(result.plan.points), 'point')}, {counted(result.runs, 'combat')} each, "
         f"seed {result.seed} (same seeds at every point)"
     )
-    table = Table(
-        title=title,
-        title_justify="left",
-        caption="win rate: wins / combats at the point (95% Wilson interval); draws: combats "
-        "no side won; mean s: mean fight length in game seconds",
-        caption_justify="left",
+    round_s = {p.index: round_length_s(p.scenario) for p in result.plan.points}
+    in_rounds = any(r is not None for r in round_s.values())
+    caption = (
+        "win rate: wins / combats at the point (95% Wilson interval); draws: combats no side won; "
+        + ("mean rounds: mean fight length in the rules' rounds; " if in_rounds else "")
+        + "mean s: mean fight length in game seconds"
     )
+    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     table.add_column("point", justify="right")
     for label in result.plan.labels:
         table.add_column(label, justify="right")
     for side in sides:
         table.add_column(f"{side} win rate (95% CI)", justify="right")
     table.add_column("draws", justify="right")
+    if in_rounds:
+        table.add_column("mean rounds", justify="right")
     table.add_column("mean s", justify="right")
     for point, group in rates.groupby("point", sort=True):
         by_side = group.set_index("side")
@@ -192,7 +196,10 @@ def _sweep_table(result) -> None:
             r = by_side.loc[side]
             row.append(_rate(r["win_rate"], r["ci_low"], r["ci_high"]))
         row.append(str(int(by_side.loc["draw", "wins"])))
-        row.append(f"{first['mean_duration_s']:.2f}")
+        seconds, length = first["mean_duration_s"], round_s.get(point)
+        if in_rounds:
+            row.append("" if length is None else f"{seconds / length:.2f}")
+        row.append(f"{seconds:.2f}")
         table.add_row(*row)
     _console().print(table)
 
