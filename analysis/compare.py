@@ -715,8 +715,13 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
         ("p Holm", "right"),
         ("", "left"),
     )
+    # A variant's name is never cut: its column is as wide as the longest (the others wrap).
+    widest = max((len(w.variant) for w in comparison.wins), default=0)
     for name, justify in columns:
-        table.add_column(name, justify=justify)
+        if name == "variant":
+            table.add_column(name, justify=justify, no_wrap=True, min_width=max(widest, 7))
+        else:
+            table.add_column(name, justify=justify)
     for w in comparison.wins:
         low, high = w.ci95
         verdict = ("↑ moved" if w.difference > 0 else "↓ moved") if w.significant else ""
@@ -742,7 +747,10 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
         "p (paired t)",
         "p Holm",
     ):
-        lengths.add_column(name, justify="left" if name == "variant" else "right")
+        if name == "variant":
+            lengths.add_column(name, justify="left", no_wrap=True, min_width=max(widest, 7))
+        else:
+            lengths.add_column(name, justify="right")
     for e in comparison.effects:
         lengths.add_row(
             e.variant,

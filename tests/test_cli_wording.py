@@ -188,3 +188,15 @@ def test_a_misspelt_rule_system_gets_a_did_you_mean(tmp_path, rules, meant):
 def test_a_word_for_hit_points_gets_the_rule_systems_own(tmp_path, rules, stats, meant):
     said = _problems(tmp_path, rules, stats)
     assert f"(did you mean {meant}?)" in said, said
+
+
+def test_compare_never_cuts_a_variant_name(tmp_path):
+    long = "no-free-action-for-the-ambition-winner"  # 38 characters, a valid name
+    text = (SCENARIOS / "acs-duel-tweaks.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "long.yaml"
+    path.write_text(text.replace("name: no-free-action", f"name: {long}"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["compare", str(path), "--runs", "20", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if long[:10] in line]
+    assert len(rows) == 3 and all(long in row for row in rows)  # two sides, and whole combats
+    assert "…" not in result.stdout
