@@ -372,9 +372,12 @@ def _combatant_table(results: Results) -> str:
             '<p class="note">The per-combatant table is saved in combatants.parquet (one row '
             "per combatant and combat); it is not summarized here.</p>"
         )
-    header, rows, never = combatant_rows(frame)
+    # On the ACS clock every column may happen, and a 0 there is a finding; in rounds a column
+    # at 0 in every combat is one the rule system does not count (or that never happened).
+    rules = results.meta.get("rules")
+    header, rows, never = combatant_rows(frame, leave_out_zeros=rules not in (None, "acs"))
     note = (
-        f'<p class="note">Left out, 0 in every combat (this rule system does not count them, '
+        f'<p class="note">Left out, 0 in every combat ({_e(str(rules))} does not count them, '
         f"or none happened): {_e(', '.join(never))}.</p>"
         if never
         else ""

@@ -89,8 +89,11 @@ def test_a_sweep_of_target10_has_a_column_of_mean_rounds(tmp_path):
 
 @pytest.fixture(scope="module")
 def cole_dir(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("cole")
-    simulate(COLE, runs=150, seed=3, detail=True, workers=1).save(directory)
+    directory = tmp_path_factory.mktemp("cole") / "run"
+    result = CliRunner().invoke(
+        cli, ["run", str(COLE), "--runs", "150", "--seed", "3", "--detail", "--out", str(directory)]
+    )
+    assert result.exit_code == 0, result.output
     return directory
 
 
