@@ -25,7 +25,7 @@ def possessive(name: str | None) -> str:
     return f"{text}'" if text.endswith(("s", "S")) else f"{text}'s"
 
 
-def counted(count: float, noun: str, plural: str | None = None) -> str:
+def counted(count: float, noun: str, plural: str | None = None, grouped: bool = False) -> str:
     """``1 nick``, ``0 nicks``, ``2000 combats``, ``1.5 paces`` (a count and its noun, agreeing).
 
     The one helper for every count the simulator writes, from a replay's nicks to a run's
@@ -35,7 +35,10 @@ def counted(count: float, noun: str, plural: str | None = None) -> str:
         count: how many (a whole number, or a distance such as 1.5).
         noun: the singular.
         plural: the plural when it is not ``noun + "s"``.
+        grouped: thousands separated (``2,000 combats``), as long-run messages write them.
     """
     word = noun if count == 1 else (plural or f"{noun}s")
     whole = isinstance(count, int) or float(count).is_integer()
-    return f"{int(count)} {word}" if whole else f"{count:g} {word}"
+    if whole:
+        return f"{int(count):,} {word}" if grouped else f"{int(count)} {word}"
+    return f"{count:g} {word}"
