@@ -716,10 +716,10 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
         ("", "left"),
     )
     # A variant's name is never cut: its column is as wide as the longest (the others wrap).
-    widest = max((len(w.variant) for w in comparison.wins), default=0)
+    longest = max((len(w.variant) for w in comparison.wins), default=0)
     for name, justify in columns:
         if name == "variant":
-            table.add_column(name, justify=justify, no_wrap=True, min_width=max(widest, 7))
+            table.add_column(name, justify=justify, no_wrap=True, min_width=max(longest, 7))
         else:
             table.add_column(name, justify=justify)
     for w in comparison.wins:
@@ -748,7 +748,7 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
         "p Holm",
     ):
         if name == "variant":
-            lengths.add_column(name, justify="left", no_wrap=True, min_width=max(widest, 7))
+            lengths.add_column(name, justify="left", no_wrap=True, min_width=max(longest, 7))
         else:
             lengths.add_column(name, justify="right")
     for e in comparison.effects:
