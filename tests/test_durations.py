@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from analysis.charts import standard_plots, time_unit
 from analysis.report import build_report
 from analysis.results import read_results
-from sim import load_scenario, simulate
+from sim import Execution, load_scenario, simulate
 from sim.cli.app import cli
 from sim.rules import RULE_SYSTEMS
 from sim.run.summary import duration_text, round_length_s
@@ -44,17 +44,17 @@ def test_each_rule_system_says_the_length_of_its_round():
 
 @pytest.mark.parametrize(("path", "round_s"), [(COLE, 60.0), (MOONBELLY, 6.0)])
 def test_the_summary_gives_rounds_beside_game_seconds(path, round_s):
-    summary = simulate(path, runs=120, seed=2, workers=1).summary
+    summary = simulate(path, runs=120, seed=2, execution=Execution(workers=1)).summary
     assert summary["round_s"] == round_s
     assert summary["mean_duration_rounds"] == pytest.approx(summary["mean_duration_s"] / round_s)
-    outcomes = simulate(path, runs=120, seed=2, workers=1).outcomes
+    outcomes = simulate(path, runs=120, seed=2, execution=Execution(workers=1)).outcomes
     assert summary["mean_duration_rounds"] == pytest.approx(
         (outcomes["duration_s"] / round_s).mean(), rel=1e-12
     )
 
 
 def test_an_acs_summary_keeps_its_keys():
-    summary = simulate(DUEL, runs=50, seed=2, workers=1).summary
+    summary = simulate(DUEL, runs=50, seed=2, execution=Execution(workers=1)).summary
     assert "round_s" not in summary and "mean_duration_rounds" not in summary
     assert "mean_duration_s" in summary
 
@@ -130,7 +130,7 @@ def test_the_report_of_a_target10_run_counts_rounds_and_leaves_out_what_it_does_
 
 
 def test_the_report_of_an_acs_run_keeps_the_clocks_columns(tmp_path):
-    simulate(DUEL, runs=150, seed=3, detail=True, workers=1).save(tmp_path)
+    simulate(DUEL, runs=150, seed=3, detail=True, execution=Execution(workers=1)).save(tmp_path)
     page = build_report(read_results(tmp_path))
     table = page[page.index('id="combatants"') :]
     table = table[: table.index("</table>")]

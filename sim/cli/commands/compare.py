@@ -173,6 +173,8 @@ def baseline(
     """
     if out is not None and len(scenarios) > 1:
         raise click.UsageError("--out names one file: give one scenario with it")
+    if out is not None and out.parent.exists() and not out.parent.is_dir():
+        raise BaselineError(f"--out {out}: cannot write there: {out.parent} is not a folder")
     if out is not None and not out.parent.is_dir():
         raise BaselineError(
             f"--out {out}: no such folder {out.parent} (a baseline is written into a folder "
