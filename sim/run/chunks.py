@@ -205,7 +205,7 @@ def verify(
             if journal.get((table, path.name)) != entry:
                 result.unrecorded.append(entry)
         else:
-            result.set_aside.append(_set_aside(path, why, quarantine / table))
+            result.set_aside.append(set_aside(path, why, quarantine / table))
     return result
 
 
@@ -255,7 +255,7 @@ def _check(
     return None, Entry(table, path.name, label.start, label.stop, rows, digest)
 
 
-def _set_aside(path: Path, why: str, folder: Path) -> SetAside:
+def set_aside(path: Path, why: str, folder: Path) -> SetAside:
     """Move a file into the quarantine folder, under a name not yet taken there."""
     with writing(folder):
         folder.mkdir(parents=True, exist_ok=True)

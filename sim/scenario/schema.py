@@ -107,6 +107,11 @@ class Scenario:
         side_names: the sides' names, by index.
         combatants: every combatant in scenario order.
         data: the file's data as loaded (for overrides, sweeps and variants).
+        text: the scenario file as written, comments kept (its UTF-8 encoding is the file's
+            bytes), or None when the scenario was made from data; results folders keep it.
+        applied: the values set on top of ``text`` to make this scenario, by dotted path
+            (overrides, a variant, a sweep point, a tournament cell); empty for the file as
+            written.
     """
 
     name: str
@@ -120,6 +125,8 @@ class Scenario:
     side_names: tuple[str, ...]
     combatants: tuple[CombatantSpec, ...]
     data: dict = field(repr=False, compare=False)
+    text: str | None = field(default=None, repr=False, compare=False)
+    applied: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def system(self):
