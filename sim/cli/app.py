@@ -7,6 +7,7 @@ request that cannot be carried out with its one sentence (:class:`~sim.engine.er
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import json
@@ -126,6 +127,26 @@ force_option = click.option(
     help="Write into an --out that holds files combatsim did not write (its own file names "
     "there are replaced).",
 )
+
+def resume_option(help_text: str) -> Callable[[F], F]:
+    """``--resume``: finish what an interrupted command left in its ``--out``."""
+    return click.option("--resume", is_flag=True, help=help_text)
+
+
+@contextlib.contextmanager
+def interrupted(out: Path | None):
+    """Ctrl-C during a command that streams into ``out``: say what was kept, exit 130.
+
+    Every chunk finished is on disk (:mod:`analysis.job`); the same command with ``--resume``
+    plays only the rest.
+    """
+    try:
+        yield
+    except KeyboardInterrupt:
+        kept = f"the combats finished so far are in {out}/; " if out is not None else ""
+        click.echo(f"interrupted: {kept}add --resume to the same command to finish", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
 
 scenario_argument = click.argument(
     "scenario", type=click.Path(dir_okay=False, path_type=Path), metavar="SCENARIO"

@@ -198,7 +198,7 @@ def verify(
             with writing(path):
                 path.unlink()  # half-written by a run that was killed
             continue
-        why, entry = _check(path, table, run, bounds, journal)
+        why, entry = check_chunk(path, table, run, bounds, journal)
         if why is None:
             assert entry is not None
             result.starts.add(entry.start)
@@ -209,7 +209,7 @@ def verify(
     return result
 
 
-def _check(
+def check_chunk(
     path: Path,
     table: str,
     run: str,

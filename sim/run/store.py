@@ -41,6 +41,7 @@ from sim.run.chunks import (
     QUARANTINE,
     Journal,
     Label,
+    check_chunk,
     part_name,
     part_start,
     set_aside,
@@ -73,6 +74,10 @@ OUTCOMES = "outcomes"
 COMBATANTS = "combatants"
 SUMMARY = "summary.json"
 SCENARIO = "scenario.yaml"
+#: What ``scenario.yaml`` is: whose file, its digest, and what was set on top of it.
+SCENARIO_RECORD = "scenario.json"
+#: The manifest of a folder of several runs (a sweep, a comparison, ...: :mod:`analysis.job`).
+JOB = "job.json"
 
 #: Columns holding text, and columns holding real numbers; every other column is an integer.
 TEXT_COLUMNS = frozenset({"scenario", "variant", "winner", "end", "combatant", "side", "out"})
@@ -143,8 +148,7 @@ class RunStore:
     @property
     def key(self) -> str:
         """The run every chunk's label must name: scenario, seed and variant."""
-        what = [self.manifest[k] for k in ("fingerprint", "seed", "variant")]
-        return hashlib.sha256(json.dumps(what).encode()).hexdigest()[:32]
+        return run_key(self.manifest)
 
     # -- opening -----------------------------------------------------------------------------------
 
@@ -249,7 +253,7 @@ class RunStore:
 
     def _own_names(self) -> list[str]:
         tables = [f"{t}.{kind}" for t in (OUTCOMES, COMBATANTS) for kind in ("parquet", "csv")]
-        return [*tables, MANIFEST, SUMMARY, SCENARIO, JOURNAL, QUARANTINE]
+        return [*tables, MANIFEST, SUMMARY, SCENARIO, SCENARIO_RECORD, JOURNAL, QUARANTINE]
 
     def _keep_a_larger_run(self) -> None:
         """Refuse to start a run over one on disk that kept more combats than this one plays.
@@ -258,6 +262,13 @@ class RunStore:
         finished run of 200,000 would throw away the larger run without a word. It takes
         ``--force`` (or ``--resume``, to finish the one on disk).
         """
+        job = _json_object(self.directory / JOB)
+        if job is not None:
+            raise StoreMismatch(
+                f"{self.directory} holds the results of a {job.get('kind', 'job')} ({JOB}); a run "
+                "there would replace its tables: add --force to replace them, or choose another "
+                "--out"
+            )
         found = _json_object(self.directory / MANIFEST)
         if found is None or found.get("format") != FORMAT:
             return
@@ -319,9 +330,7 @@ class RunStore:
 
     def _verify(self) -> None:
         """Check every chunk on disk; set aside what does not belong (:func:`verify`)."""
-        manifest = self.manifest
-        first, runs, size = manifest["first"], manifest["runs"], manifest["chunk_size"]
-        bounds = {s: min(s + size, first + runs) for s in range(first, first + runs, size)}
+        bounds = chunk_bounds(self.manifest)
         recorded = self.journal.read()
         for table in self._tables():
             found = verify(
@@ -494,6 +503,61 @@ class RunStore:
         return written
 
 
+def run_key(manifest: dict[str, Any]) -> str:
+    """The run a chunk's label names: a digest of the scenario, the seed and the variant."""
+    what = [manifest[k] for k in ("fingerprint", "seed", "variant")]
+    return hashlib.sha256(json.dumps(what).encode()).hexdigest()[:32]
+
+
+def chunk_bounds(manifest: dict[str, Any]) -> dict[int, int]:
+    """The run's chunks: first combat -> one past the last."""
+    first, runs, size = manifest["first"], manifest["runs"], manifest["chunk_size"]
+    return {s: min(s + size, first + runs) for s in range(first, first + runs, size)}
+
+
+def stored_chunks(
+    directory: str | Path, table: str = OUTCOMES
+) -> tuple[dict[str, Any], list[Path]]:
+    """The manifest of a streamed run, and its chunk files of ``table``, each checked first.
+
+    What a reader (``plot``, ``report``, a sweep's arm read back) may trust: every entry of the
+    table's folder must be a whole chunk file of the run that ``run.json`` describes (its label,
+    its place, its rows, the journal's checksum: :func:`sim.run.chunks.check_chunk`). Nothing is
+    moved; a resume is what sets aside what does not belong.
+
+    Raises:
+        StoreDamaged: no readable ``run.json``, or a file that does not belong (named, with why).
+    """
+    directory = Path(directory)
+    manifest = _json_object(directory / MANIFEST)
+    folder = directory / f"{table}.parquet"
+    again = (
+        "the same `combatsim run ... --out` with --resume sets it aside and plays its combats "
+        "again"
+    )
+    if manifest is None or manifest.get("format") != FORMAT:
+        raise StoreDamaged(
+            f"{folder} holds chunks but {directory / MANIFEST} is missing or damaged, so they "
+            "cannot be matched to a run; run the scenario again into a new --out"
+        )
+    try:
+        key, bounds = run_key(manifest), chunk_bounds(manifest)
+    except (KeyError, TypeError):
+        raise StoreDamaged(f"{directory / MANIFEST} is damaged (a field is missing)") from None
+    journal = Journal(directory / JOURNAL).read()
+    found: list[tuple[int, Path]] = []
+    with writing(folder):
+        entries = sorted(folder.iterdir()) if folder.is_dir() and not folder.is_symlink() else []
+    for path in entries:
+        if is_temporary(path) and path.is_file() and not path.is_symlink():
+            continue  # half-written by a run that was killed: never read
+        why, entry = check_chunk(path, table, key, bounds, journal)
+        if why is not None or entry is None:
+            raise StoreDamaged(f"{path} is not a chunk of the run in {MANIFEST} ({why}); {again}")
+        found.append((entry.start, path))
+    return manifest, [path for _, path in sorted(found)]
+
+
 def _reason(exc: Exception) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return "not UTF-8 text"
@@ -526,7 +590,13 @@ def scenario_record(scenario: Scenario) -> dict[str, Any]:
 
 
 def write_scenario(directory: Path, scenario: Scenario) -> Path:
-    """Keep the scenario file next to its results (``scenario.yaml``), as it was written."""
+    """Keep the scenario file next to its results (``scenario.yaml``), as it was written.
+
+    ``scenario.json`` beside it says which file it is and what was set on top of it
+    (:func:`scenario_record`), so the results can be played again from the folder alone.
+    """
+    record = {"file": scenario.file, **scenario_record(scenario)}
+    write_text(Path(directory) / SCENARIO_RECORD, _json_text(record))
     return write_text(Path(directory) / SCENARIO, scenario_text(scenario))
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import math
+from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -19,7 +21,6 @@ from rich.table import Table
 
 from analysis.balance import find_balance
 from analysis.charts import draw_results
-from analysis.plots import plot_balance, save_figure
 from analysis.report import write_report
 from analysis.results import read_results
 from analysis.sweep import plan_sweep, run_sweep, sweep_to_precision
@@ -29,16 +30,17 @@ from sim.cli.app import (
     engine_options,
     force_option,
     handles_bad_input,
+    interrupted,
     json_option,
     out_option,
     precision_options,
+    resume_option,
     runs_option,
     scenario_argument,
     seed_option,
 )
 from sim.rules import wording
-from sim.run.files import write_text
-from sim.run.outdir import FolderLock, own_folder
+from sim.run.outdir import own_folder
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
 
@@ -62,6 +64,7 @@ def _engine_kwargs(workers: int | None, scheduler: str | None, chunk_size: int) 
     "--plots/--no-plots", default=True, help="Draw the charts into OUT/plots (PNG and SVG)."
 )
 @json_option("Print the sweep's summary as JSON.")
+@resume_option("Finish the sweep in OUT: play only the chunks of its points not already there.")
 @force_option
 @precision_options
 @engine_options
@@ -75,6 +78,7 @@ def sweep(
     detail: bool,
     plots: bool,
     as_json: bool,
+    resume: bool,
     force: bool,
     precision: float | None,
     max_runs: int,
@@ -86,20 +90,23 @@ def sweep(
 ) -> None:
     """Play SCENARIO at every point of its sweep: section, with the same seeds at each.
 
-    Saves one table for the whole sweep (outcomes.parquet, with a point column and one column
-    per swept parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the
-    charts into OUT/plots. `combatsim report OUT` makes an HTML report of it.
+    Every point streams into OUT/points as it is played, so a sweep killed outright loses only
+    its chunks in flight: the same command with --resume finishes it. Then saves one table for
+    the whole sweep (outcomes.parquet, with a point column and one column per swept
+    parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the charts into
+    OUT/plots. `combatsim report OUT` makes an HTML report of it.
     """
     options = _engine_kwargs(workers, scheduler, chunk_size)
     plan = plan_sweep(scenario, runs=runs)
     out = out if out is not None else Path(f"{scenario.stem}-sweep")
+    stream: dict[str, Any] = {"out": out, "resume": resume, "force": force}
     if precision is not None and (runs is not None or detail):
         raise click.UsageError(
             "--precision decides the runs and keeps no per-combatant "
             "table: not with --runs or --detail"
         )
     ran = None
-    with own_folder(out, force):  # refused before playing when OUT cannot be written
+    with own_folder(out, force), interrupted(out):  # refused before playing when OUT is not ours
         if precision is not None:
             precise = sweep_to_precision(
                 plan,
@@ -108,12 +115,15 @@ def sweep(
                 max_runs=max_runs,
                 batch=batch,
                 on_batch=batch_echo(as_json),
+                **stream,
                 **options,
             )
             result, ran = precise.result, precise.ran
         else:
             with _progress(len(plan.points), quiet=quiet) as advance:
-                result = run_sweep(plan, seed=seed, detail=detail, on_point=advance, **options)
+                result = run_sweep(
+                    plan, seed=seed, detail=detail, on_point=advance, **stream, **options
+                )
         written = result.save(out, csv=csv)
         if plots:
             written += draw_results(read_results(out))
@@ -284,8 +294,12 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     help="The parameter's name in the output (default: its label in the scenario's sweep, "
     "else PATH).",
 )
-@out_option("Directory to save balance.json and the chart (balance.png, balance.svg) into.")
+@out_option(
+    "Directory to save the search into: balance.json, the grid's combats, the scenario and the "
+    "chart (plots/balance.png, .svg); `combatsim report OUT` makes an HTML report of it."
+)
 @json_option("Print the answer as one JSON object.")
+@force_option
 @engine_options
 @handles_bad_input
 def balance(
@@ -301,6 +315,7 @@ def balance(
     label: str | None,
     out: Path | None,
     as_json: bool,
+    force: bool,
     workers: int | None,
     scheduler: str | None,
     chunk_size: int,
@@ -313,30 +328,31 @@ def balance(
     gives Fieller's 95% interval. Exit code 1 when the target is not crossed in the range.
     """
     low, high = search if search else (None, None)
-    result = find_balance(
-        scenario,
-        path,
-        target,
-        side,
-        low=_whole(low),
-        high=_whole(high),
-        points=points,
-        runs=runs,
-        refine_runs=refine_runs,
-        seed=seed,
-        label=label,
-        **_engine_kwargs(workers, scheduler, chunk_size),
-    )
-    if out is not None:
-        with FolderLock(out):
-            write_text(out / "balance.json", json.dumps(result.to_dict(), indent=2) + "\n")
-            save_figure(plot_balance(result), out, "balance")
+    # --out is claimed and locked before playing: refused at once if it cannot be written.
+    with own_folder(out, force) if out is not None else nullcontext():
+        result = find_balance(
+            scenario,
+            path,
+            target,
+            side,
+            low=_whole(low),
+            high=_whole(high),
+            points=points,
+            runs=runs,
+            refine_runs=refine_runs,
+            seed=seed,
+            label=label,
+            **_engine_kwargs(workers, scheduler, chunk_size),
+        )
+        if out is not None:
+            result.save(out)
+            draw_results(read_results(out))
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
         _balance_text(result)
         if out is not None:
-            click.echo(f"saved balance.json, balance.png and balance.svg to {out}/")
+            click.echo(f"saved balance.json, the grid's combats and the chart (plots/) to {out}/")
 
 
 def _whole(value: float | None) -> float | int | None:

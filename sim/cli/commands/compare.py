@@ -11,6 +11,7 @@ import json
 import sys
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -30,9 +31,11 @@ from sim.cli.app import (
     engine_options,
     force_option,
     handles_bad_input,
+    interrupted,
     json_option,
     out_option,
     precision_options,
+    resume_option,
     runs_option,
     seed_option,
 )
@@ -83,6 +86,7 @@ def _player(workers: int | None, scheduler: str | None, chunk_size: int):
     "meta.json into; `combatsim report OUT` shows it arm by arm."
 )
 @json_option("Print the comparison as one JSON object.")
+@resume_option("Finish the comparison in --out: play only the chunks of its arms not there.")
 @force_option
 @engine_options
 @handles_bad_input
@@ -97,6 +101,7 @@ def compare(
     alpha: float,
     out: Path | None,
     as_json: bool,
+    resume: bool,
     force: bool,
     workers: int | None,
     scheduler: str | None,
@@ -109,15 +114,23 @@ def compare(
     the same combats: combat k of every arm uses the dice stream of (seed, k). Per side and
     variant it prints the difference in win rate with Tango's 95% interval for paired data,
     McNemar's exact test and its Holm-corrected p-value, how many combats changed outcome, and a
-    paired t-test of fight length.
+    paired t-test of fight length. With --out, every arm streams into OUT/arms as it is
+    played, so a comparison killed outright loses only its chunks in flight: the same command
+    with --resume finishes it.
     """
     if precision is not None and runs is not None:
         raise click.UsageError("give --runs or --precision, not both")
     if variants and len(scenarios) > 1:
         raise click.UsageError("--variant picks variants of one scenario, not of several files")
+    if resume and out is None:
+        raise click.UsageError("--resume needs --out DIR, the folder of the comparison to finish")
     on_batch = batch_echo(as_json) if precision is not None else None
+    engine = {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
+    streamed: dict[str, Any] = {}
+    if out is not None:
+        streamed = {"out": out, "resume": resume, "force": force, "engine": engine}
     # --out is claimed and locked before playing: refused at once if it cannot be written.
-    with own_folder(out, force) if out is not None else nullcontext():
+    with own_folder(out, force) if out is not None else nullcontext(), interrupted(out):
         result = run_comparison(
             scenarios[0],
             runs,
@@ -130,6 +143,7 @@ def compare(
             alpha=alpha,
             on_batch=on_batch,
             play=_player(workers, scheduler, chunk_size),
+            **streamed,
         )
         summary = result.to_dict()
         if out is not None:
