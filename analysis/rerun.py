@@ -298,6 +298,26 @@ class ReplayCheck:
         """Every arm matches, and none is missing on either side."""
         return bool(self.arms) and all(arm.matches for arm in self.arms)
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form: the verdict, and each arm's combats and digests."""
+        return {
+            "matches": self.matches,
+            "kind": self.kind,
+            "command": self.command,
+            "arms": [
+                {
+                    "arm": arm.name,
+                    "matches": arm.matches,
+                    "combats": arm.combats,
+                    "sha256": arm.sha256,
+                    "recorded_sha256": (arm.recorded or {}).get("sha256"),
+                    **({} if arm.matches else {"difference": self._difference(arm)}),
+                }
+                for arm in self.arms
+            ],
+            "notes": self.notes,
+        }
+
     def sentences(self) -> list[str]:
         """What was played and what differs, in words (one line each)."""
         count = len(self.arms)
@@ -375,6 +395,12 @@ def replay_record(record: Mapping[str, Any], **engine: Any) -> ReplayCheck:
         )
     arms += [ArmCheck(name, arm, 0, None) for name, arm in recorded.items()]
     notes = []
+    text, digest = record["scenario"].get("text"), record["scenario"].get("sha256")
+    if digest and hashlib.sha256(str(text).encode("utf-8")).hexdigest() != digest:
+        notes.append(
+            "note: the report's scenario text is not the file it recorded (its SHA-256 differs): "
+            "the report was edited after it was made"
+        )
     made = record.get("combatsim")
     if made and made != __version__:
         notes.append(f"note: the report was made with combatsim {made}; this is {__version__}")

@@ -306,6 +306,9 @@ def batch_echo(as_json: bool):
     return on_batch
 
 
+#: The file names ``run`` takes for a report to play again rather than a scenario.
+REPORT_SUFFIXES = (".html", ".htm")
+
 #: Exit code after Ctrl-C (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
 
@@ -362,7 +365,23 @@ def run(
     The combats are played on every core (or a Dask cluster with --scheduler); the results are
     the same whatever the workers. Ctrl-C prints the summary of the combats finished so far;
     with --out, run the same command again with --resume to finish.
+
+    SCENARIO may also be a report made by `combatsim report` (REPORT.html): its combats are
+    played again from the scenario, seed, runs and options it holds, and the command says
+    whether the outcome table matches the report's (exit 0) or what differs (exit 1).
     """
+    if scenario.suffix.lower() in REPORT_SUFFIXES:
+        if out is not None or resume or precision is not None or runs is not None:
+            raise click.UsageError(
+                "a report is played again with its own runs and options: no --runs, --out, "
+                "--resume or --precision"
+            )
+        engine = {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
+        # Deferred: playing a report again needs the analysis package (SciPy, pandas), which
+        # `combatsim run SCENARIO` does not load (see sim.cli.commands).
+        module = importlib.import_module("sim.cli.commands.analysis")
+        module.replay_report(scenario, engine, as_json)
+        return
     if resume and out is None:
         raise click.UsageError("--resume needs --out DIR, the directory of the run to finish")
     if precision is not None:

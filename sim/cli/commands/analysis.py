@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from rich.table import Table
 from analysis.balance import find_balance
 from analysis.charts import draw_results
 from analysis.report import write_report
+from analysis.rerun import replay_report as rerun_report
 from analysis.results import read_results
 from analysis.sweep import plan_sweep, run_sweep, sweep_to_precision
 from sim.cli.app import (
@@ -231,11 +233,12 @@ def _rate(rate: float, low: float, high: float) -> str:
 )
 @handles_bad_input
 def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
-    """Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running.
+    """Redraw the charts of saved RESULTS without re-running.
 
-    RESULTS may also be the --out of compare: a comparison is drawn arm by arm with its paired
-    differences, never pooled. Each chart is an estimate with its 95% interval, or a
-    distribution (and says so).
+    RESULTS is the --out of run, compare, sweep, balance, tournament or sensitivity: each is
+    drawn with the charts its command draws (a comparison arm by arm with its paired
+    differences, never pooled; a study's tornado and Sobol charts too). Each chart is an
+    estimate with its 95% interval, or a distribution (and says so).
     """
     written = draw_results(read_results(results), out, formats)
     for path in written:
@@ -437,7 +440,29 @@ def _balance_text(result) -> None:
 def report(results: Path, out: Path | None, scenario: Path | None) -> None:
     """Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options.
 
-    RESULTS is the --out of run, sweep or compare. The report opens with a one-line verdict,
-    defines every column it shows, and shows a comparison arm by arm with its paired differences.
+    RESULTS is the --out of run, compare, sweep, balance, tournament or sensitivity. The report
+    opens with a one-line verdict, defines every column it shows, shows a comparison arm by arm
+    with its paired differences, and holds the scenario file byte for byte, the seed, the runs
+    and the options: `combatsim run REPORT.html` plays the same combats again and says whether
+    the outcome table matches.
     """
     click.echo(str(write_report(results, out, scenario)))
+
+
+def replay_report(report: Path, engine: dict, as_json: bool = False) -> None:
+    """``combatsim run REPORT.html``: play a report's combats again; exit 0 if they match, 1 if not.
+
+    A thin layer over :func:`analysis.rerun.replay_report`.
+    """
+    check = rerun_report(report, **engine)
+    if as_json:
+        click.echo(json.dumps(check.to_dict()))
+    else:
+        for line in check.sentences():
+            click.echo(line)
+    if not check.matches:
+        sys.exit(EXIT_DIFFERENT)
+
+
+#: Exit code of ``run REPORT.html`` when the combats played again differ from the report's.
+EXIT_DIFFERENT = 1
