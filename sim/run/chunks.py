@@ -248,8 +248,11 @@ def check_chunk(
         return f"labelled {label.table} from combat {label.start}, not this place", None
     if bounds.get(start) != label.stop:
         return f"combats {label.start}..{label.stop - 1} are not a chunk of this run", None
-    if rows != label.stop - label.start:
-        return f"{rows} rows for {label.stop - label.start} combats", None
+    combats = label.stop - label.start
+    # The outcome table has a row per combat; the per-combatant table one per combatant of each.
+    whole = rows == combats if table == "outcomes" else rows > 0 and rows % combats == 0
+    if not whole:
+        return f"{rows} rows for {combats} combats", None
     if recorded is not None and recorded.sha256 != digest:
         return "its checksum differs from the one recorded when it was written", None
     return None, Entry(table, path.name, label.start, label.stop, rows, digest)

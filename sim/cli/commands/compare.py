@@ -169,6 +169,13 @@ def compare(
     help="The file to write (one scenario only; default: SCENARIO's name with .baseline.json, "
     "next to it).",
 )
+@click.option(
+    "--section-runs",
+    type=click.IntRange(1, 10**9),
+    default=None,
+    help="Combats of each sweep point, tournament cell and study arm (default: what its "
+    "section plays).",
+)
 @json_option("Print the baseline(s) as JSON too.")
 @engine_options
 @handles_bad_input
@@ -177,6 +184,7 @@ def baseline(
     runs: int | None,
     seed: int | None,
     out: Path | None,
+    section_runs: int | None,
     as_json: bool,
     workers: int | None,
     scheduler: str | None,
@@ -186,14 +194,17 @@ def baseline(
     """Record how SCENARIO and each of its variants play now, for `combatsim check`.
 
     Writes <scenario>.baseline.json next to the scenario: runs, seed, rule options, the
-    combatsim version, each arm's summary and winner of every combat. Commit it with the
-    scenario. Keep the run count modest (a few thousand) so `check` stays quick in CI.
+    combatsim version, each arm's summary and winner of every combat. The arms are the base,
+    each variant, and each point of the scenario's sweep, cell of its tournament and arm of its
+    sensitivity study (as written, and each parameter at its low and high end). Commit it with
+    the scenario. Keep the run count modest (a few thousand) so `check` stays quick in CI.
     """
     if out is not None and len(scenarios) > 1:
         raise click.UsageError("--out names one file: give one scenario with it")
     written = {}
     for scenario in scenarios:
-        recorded = record_baseline(scenario, runs, seed, _player(workers, scheduler, chunk_size))
+        player = _player(workers, scheduler, chunk_size)
+        recorded = record_baseline(scenario, runs, seed, player, section_runs)
         path = write_baseline(recorded, out or baseline_path(scenario))
         written[str(path)] = recorded
         if not as_json:
