@@ -409,7 +409,13 @@ class CheckRow:
         d["current_only"] = d.pop("variant_only")
         d.pop("base_wins")
         d.pop("variant_wins")
-        return {"scenario": self.scenario, "file": self.file, **d, "moved": self.moved}
+        return {
+            "scenario": self.scenario,
+            "file": self.file,
+            **d,
+            "family": self.family,
+            "moved": self.moved,
+        }
 
 
 @dataclass

@@ -277,8 +277,9 @@ class RunStore:
             return
         finished = (self.directory / SUMMARY).is_file() and kept >= _int(found.get("runs"))
         what = "a finished run" if finished else "an unfinished run"
-        same = all(found.get(key) == self.manifest[key] for key in MATCHED)
-        finish = "" if finished or not same else "add --resume to finish it, "
+        finish = ""
+        if not finished:
+            finish = f"add --resume with its own --runs {_int(found.get('runs'))} to finish it, "
         raise StoreMismatch(
             f"{self.directory} holds {what} of {kept:,} combats ({found.get('scenario')!r}, "
             f"seed {found.get('seed')}); a fresh run of {self.manifest['runs']:,} would replace "

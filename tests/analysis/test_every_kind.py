@@ -5,10 +5,12 @@ tournament and sensitivity, each with its scenario file byte for byte, and a rep
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
 import shutil
+import subprocess
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +19,7 @@ from analysis.charts import standard_plots
 from analysis.rerun import read_report, replay_record, replay_report
 from analysis.results import read_results
 from sim.cli.app import cli
+from tests.analysis.test_report import CHROMIUM_FLAGS, chromium, inventory
 from tests.conftest import ROOT, SCENARIOS
 
 #: A comment only the file as written holds (a re-dump of the data loses it).
@@ -126,7 +129,7 @@ def test_the_report_of_every_kind_shows_and_embeds_the_scenario_byte_for_byte(fo
     out, scenario = folders[kind]
     result = invoke("report", out)
     assert result.exit_code == 0, result.output
-    text = (out / "report.html").read_text(encoding="utf-8", newline="")
+    text = (out / "report.html").read_bytes().decode("utf-8")
     shown = re.search(r'<pre id="scenario-text">(.*?)</pre>', text, re.DOTALL)
     assert shown is not None
     assert html.unescape(shown.group(1)).encode("utf-8") == scenario.read_bytes()
@@ -203,3 +206,36 @@ def test_report_help_names_every_kind():
     for command in ("run", "compare", "sweep", "balance", "tournament", "sensitivity"):
         assert command in text
     assert "REPORT.html" in text
+
+
+def test_what_was_set_on_top_of_the_file_is_recorded_next_to_it(folders):
+    out, scenario = folders["sweep"]
+    meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
+    assert meta["scenario_sha256"] == hashlib.sha256(scenario.read_bytes()).hexdigest()
+    assert meta["scenario_text"] == "as written" and meta["applied"] == {}
+    # The first point's own run folder: the same file, and the value the point sets on it.
+    point = out / "points" / "p0000" / "combats-0-30"
+    assert (point / "scenario.yaml").read_bytes() == scenario.read_bytes()
+    record = json.loads((point / "scenario.json").read_text(encoding="utf-8"))
+    assert record["applied"] == {"sides.red.combatants.Red swordsman.hp": 12}
+    manifest = json.loads((point / "run.json").read_text(encoding="utf-8"))
+    assert manifest["applied"] == record["applied"]
+
+
+@pytest.mark.parametrize("kind", ["balance", "tournament", "sensitivity"])
+def test_the_reports_of_the_new_kinds_render_in_headless_chromium(folders, kind, tmp_path):
+    out, _ = folders[kind]
+    assert invoke("report", out).exit_code == 0
+    browser = chromium()
+    done = subprocess.run(
+        [browser, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+         (out / "report.html").resolve().as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = inventory(done.stdout)
+    assert found.figures == [f"chart-{stem}" for stem in KINDS[kind][1]]
+    assert found.body.get("data-charts-rendered") == str(len(KINDS[kind][1]))
+    assert not found.external  # nothing fetched from anywhere
