@@ -69,6 +69,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "sim.cli.commands.sensitivity",
         "Measure how much each parameter of SCENARIO's sensitivity: section moves the balance.",
     ),
+    "serve": CommandEntry(
+        "sim.cli.commands.serve",
+        "Open the workbench: a local web page to write, run, compare and share scenarios.",
+    ),
     "bench": CommandEntry(
         "sim.cli.commands.bench",
         "Measure combats per second, SimPy events, speed-up and memory against the targets.",
