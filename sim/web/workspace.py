@@ -294,10 +294,11 @@ class Workspace:
                 entries = sorted(os.scandir(folder), key=lambda e: e.name, reverse=True)
             except OSError:
                 continue
-            if folders and folder != top and results_kind(folder)[0]:
-                listed += 1
-                yield folder
-                continue  # a results folder's own folders are its parts
+            if folder != top and results_kind(folder)[0]:
+                if folders:
+                    listed += 1
+                    yield folder
+                continue  # a results folder's files are its parts, not scenarios of their own
             for entry in entries:
                 if entry.name.startswith(".") or entry.is_symlink():
                     continue
