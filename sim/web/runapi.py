@@ -14,14 +14,21 @@ it plays the run in consecutive blocks of combat indices (``first=``), which giv
 records as one run because combat k's dice depend only on the seed and k, reports progress after
 each block and looks at ``cancel`` between blocks, then writes the results folder as ``run
 --precision --out`` does (:meth:`sim.run.api.RunResult.save`). What the seam cannot do is leave a
-cancelled run resumable: it says so. Nothing else in the workbench calls ``simulate``.
+cancelled run resumable: it says so.
+
+**Taking turns.** Today's run API shares one process pool per process and is not safe to call
+from several threads at once (a second run can close the pool the first is using). Until the
+contract says it is, every call of the page into the run API takes :func:`turn`: the blocks of
+several runs interleave, each block on every core, and a study (a sweep, a tournament...) holds
+its turn while it plays. The page itself never waits for a turn: only the jobs' threads do.
 """
 
 from __future__ import annotations
 
 import inspect
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +47,21 @@ HAS_CONTRACT = "cancel" in inspect.signature(simulate).parameters
 SEAM_BLOCKS = 20
 #: The smallest block the seam plays (a block costs a little besides its combats).
 SEAM_MIN_BLOCK = 200
+#: The largest block (a second or two of every core's work on the bundled duels): progress moves
+#: and a cancel is seen at least that often.
+SEAM_MAX_BLOCK = 5000
+
+_TURNS = threading.RLock()
+
+
+@contextmanager
+def turn() -> Iterator[None]:
+    """Hold the run API for this thread meanwhile (see "Taking turns" above)."""
+    if HAS_CONTRACT:
+        yield
+        return
+    with _TURNS:
+        yield
 
 
 class Cancelled(Exception):
@@ -48,7 +70,7 @@ class Cancelled(Exception):
 
 def blocks(start: int, stop: int, count: int = SEAM_BLOCKS) -> list[tuple[int, int]]:
     """``start .. stop`` cut into at most ``count`` consecutive blocks of combat indices."""
-    size = max(SEAM_MIN_BLOCK, -(-(stop - start) // count))
+    size = min(max(SEAM_MIN_BLOCK, -(-(stop - start) // count)), SEAM_MAX_BLOCK)
     return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
 
@@ -101,7 +123,8 @@ def _play_in_blocks(
     for start, stop in blocks(0, runs):
         if cancel.is_set():
             raise RunInterrupted(_joined(scenario, seed, frames), runs)
-        frames.append(simulate(scenario, runs=stop - start, seed=seed, first=start).outcomes)
+        with turn():
+            frames.append(simulate(scenario, runs=stop - start, seed=seed, first=start).outcomes)
         done = stop
         progress(done, runs)
     result = _joined(scenario, seed, frames)
@@ -137,7 +160,8 @@ def range_player(
         for a, b in blocks(start, stop):
             if cancel.is_set():
                 raise Cancelled
-            records += play_records(scenario, seed, a, b)
+            with turn():
+                records += play_records(scenario, seed, a, b)
             progress(b - a)
         return records
 

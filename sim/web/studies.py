@@ -35,7 +35,7 @@ from sim.run.outdir import FolderLock, own_folder
 from sim.scenario.loader import parse_scenario
 from sim.scenario.schema import Scenario
 from sim.web.jobs import Job
-from sim.web.runapi import Cancelled, play, range_player
+from sim.web.runapi import Cancelled, play, range_player, turn
 from sim.web.workspace import Workspace
 
 #: The name of the changed arm of a "change this stat" comparison.
@@ -154,7 +154,8 @@ def sweep(workspace: Workspace, job: Job, ask: Ask) -> str:
         _stop_if_cancelled(job)
 
     with own_folder(ask.out):
-        result = run_sweep(plan, seed=ask.seed, on_point=point_done)
+        with turn():
+            result = run_sweep(plan, seed=ask.seed, on_point=point_done)
         result.save(ask.out)
         draw_results(read_results(ask.out))
     return f"{len(plan.points)} points of {plan.runs:,} combats"
@@ -171,14 +172,15 @@ def balance(workspace: Workspace, job: Job, ask: Ask) -> str:
         raise CommandError("a balance needs the parameter to move (its dotted path)")
     scenario = load(workspace, ask.scenario)
     job.step = f"searching {path}"
-    result = find_balance(
-        scenario,
-        str(path),
-        float(ask.option("target", 0.5)),
-        ask.option("side") or None,
-        runs=ask.runs or 400,
-        seed=ask.seed,
-    )
+    with turn():
+        result = find_balance(
+            scenario,
+            str(path),
+            float(ask.option("target", 0.5)),
+            ask.option("side") or None,
+            runs=ask.runs or 400,
+            seed=ask.seed,
+        )
     _stop_if_cancelled(job)
     with FolderLock(ask.out):
         write_text(ask.out / "balance.json", json.dumps(result.to_dict(), indent=2) + "\n")
@@ -202,7 +204,8 @@ def tournament(workspace: Workspace, job: Job, ask: Ask) -> str:
         job.step = f"pairing {number} of {total}: {row.name} against {column.name}"
 
     with own_folder(ask.out):
-        result = run_tournament(plan, runs, ask.seed, out=ask.out, on_cell=cell)
+        with turn():
+            result = run_tournament(plan, runs, ask.seed, out=ask.out, on_cell=cell)
         job.advance(cells * runs)
         result.save(ask.out, plan.scenario)
     return f"{cells} pairings of {runs:,} combats: {result.verdict()}"
@@ -221,7 +224,8 @@ def sensitivity(workspace: Workspace, job: Job, ask: Ask) -> str:
         _stop_if_cancelled(job)
 
     with own_folder(ask.out):
-        study = run_study(plan, ask.out, on_point=point_done)
+        with turn():
+            study = run_study(plan, ask.out, on_point=point_done)
         study.save(ask.out)
         draw_study(ask.out, study.summary)
     return f"verdict: {study.verdict.sentence}"
