@@ -263,9 +263,11 @@ function resultsPage() {
       const section = document.getElementById("replay-section");
       const text = document.getElementById("replay-text");
       text.textContent = "replaying…";
+      section.dataset.state = "loading";
       section.hidden = false;
       const answer = await api("GET", `/api/replay?path=${encodeURIComponent(path)}&combat=${encodeURIComponent(combat)}`);
       text.textContent = answer.ok ? answer.data.text : answer.data.error;
+      section.dataset.state = answer.ok ? "done" : "failed";
       section.scrollIntoView({ behavior: "smooth", block: "start" });
     };
     document.getElementById("replay-close").onclick = () => { document.getElementById("replay-section").hidden = true; };
@@ -299,12 +301,14 @@ function resultsPage() {
       const verdict = doc.getElementById("verdict");
       const arms = doc.getElementById("table-arms");
       const differences = doc.getElementById("table-differences");
+      result.hidden = false;
       result.replaceChildren(
-        el("h3", {}, "This run next to the changed one"),
+        el("h2", {}, "This run next to the changed one (the same combats, paired)"),
         verdict ? el("p", { class: "verdict small" }, verdict.textContent) : null,
         arms ? document.importNode(arms, true) : null,
         differences ? document.importNode(differences, true) : null,
         el("a", { class: "button small", href: `/results?path=${encodeURIComponent(job.out)}` }, "Open the comparison"));
+      result.scrollIntoView({ behavior: "smooth", block: "start" });
     });
     tweak.onclick = async () => {
       const changes = {};
