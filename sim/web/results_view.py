@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from analysis.charts import standard_plots
+from analysis.charts import standard_plots, sweep_labels
 from analysis.comparison_view import (
     COMPARISON_DEFINITIONS,
     arm_rows,
@@ -29,7 +29,8 @@ from analysis.comparison_view import (
 from analysis.plots import figure_bytes
 from analysis.report import RUN_HEADER, write_report
 from analysis.results import Results, ResultsError, read_results
-from analysis.verdict import run_verdict
+from analysis.sweep import win_rates
+from analysis.verdict import run_verdict, sweep_verdict
 from sim.run.api import replay
 from sim.run.summary import DEFINITIONS, summarize
 from sim.scenario.loader import parse_scenario
@@ -62,7 +63,10 @@ def view(workspace: Workspace, name: str) -> dict[str, Any]:
     elif results.kind == "run":
         page.update(_run(results))
     else:
-        page["verdict"] = ""
+        labels = sweep_labels(results)
+        sides = results.side_names
+        rates = win_rates(results.outcomes, sides, ["point", *labels])
+        page["verdict"] = sweep_verdict(rates, labels, sides[0], len(sides))
     with _DRAWING:
         page["charts"] = [
             {"stem": p.stem, "caption": p.caption, "src": _svg(figure_bytes(p.figure, "svg"))}
