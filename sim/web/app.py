@@ -209,23 +209,26 @@ def _count(data: dict[str, Any], key: str, low: int = 1, high: int = MAX_RUNS) -
     return value
 
 
-def _answer(handler: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn a refusal into ``{"error": ...}`` and a bad scenario into its problems."""
+def _answer(handler: Callable[..., Any], bench: Workbench | None = None) -> Callable[..., Any]:
+    """Turn a refusal into ``{"error": ...}`` and a bad scenario into its problems.
+
+    With ``bench``, the route is a page, and the refusal a page that says it.
+    """
 
     async def wrapped(request: Request) -> Response:
         try:
             return await handler(request)
-        except ScenarioError as exc:
-            return JSONResponse(
-                {
-                    "error": "the scenario cannot be used",
-                    "problems": [str(p) for p in exc.problems],
-                },
-                status_code=400,
-                headers=SECURITY_HEADERS,
-            )
-        except CommandError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400, headers=SECURITY_HEADERS)
+        except (ScenarioError, CommandError) as exc:
+            problems = [str(p) for p in exc.problems] if isinstance(exc, ScenarioError) else []
+            error = "the scenario cannot be used" if problems else str(exc)
+            if bench is not None:
+                page = bench.page(request, "error.html", error=error, problems=problems)
+                page.status_code = 400
+                return page
+            body: dict[str, Any] = {"error": error}
+            if problems:
+                body["problems"] = problems
+            return JSONResponse(body, status_code=400, headers=SECURITY_HEADERS)
 
     return wrapped
 
@@ -234,165 +237,195 @@ def _json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers=SECURITY_HEADERS)
 
 
-# -- the application ---------------------------------------------------------------------------
+#: The kinds of file the page downloads from a results folder.
+DOWNLOADS = (".html", ".json", ".csv", ".svg", ".png")
+#: The policy of a report shown in the page's frame: no script, images from itself only.
+REPORT_POLICY = "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 
-def make_app(bench: Workbench, hosts: frozenset[str]) -> Starlette:
-    """The ASGI application of one workbench, guarded (:class:`sim.web.guard.Guard`)."""
-    ws = bench.workspace
+# -- the routes ---------------------------------------------------------------------------------
 
-    async def index(request: Request) -> Response:
-        return bench.page(
+
+class Routes:
+    """The handlers of one workbench: pages first, then the API its script calls."""
+
+    def __init__(self, bench: Workbench) -> None:
+        self.bench = bench
+        self.ws = bench.workspace
+
+    # -- pages ------------------------------------------------------------------------------
+
+    async def index(self, request: Request) -> Response:
+        """The scenarios, the runs and the results folders."""
+        return self.bench.page(
             request,
             "index.html",
-            scenarios=await _threaded(ws.scenarios),
-            results=await _threaded(ws.results),
+            scenarios=await _threaded(self.ws.scenarios),
+            results=await _threaded(self.ws.results),
             starters=starters(),
         )
 
-    async def edit(request: Request) -> Response:
+    async def edit(self, request: Request) -> Response:
+        """The editor of a file of the folder, a starter, or a new file."""
         name = request.query_params.get("path", "")
         starter = request.query_params.get("starter", "")
-        if starter:
-            ws.scenario_file(starter)  # a bundled starter, or a file of the folder
-        elif name:
-            ws.scenario_file(name)
-        return bench.page(request, "editor.html", path=name, starter=starter, starters=starters())
-
-    async def results_page(request: Request) -> Response:
-        name = request.query_params.get("path", "")
-        page = await _threaded(bench.results_view.view, ws, name)
-        return bench.page(request, "results.html", view=page, definitions=DEFINITIONS)
-
-    async def schema(request: Request) -> Response:
-        return _json(await _threaded(bench.schema))
-
-    async def read_file(request: Request) -> Response:
-        name = request.query_params.get("path", "")
-        text, version = await _threaded(ws.read, name)
-        return _json(
-            {
-                "path": name,
-                "text": text,
-                "version": version,
-                "readonly": name.startswith(BUNDLED_PREFIX),
-            }
+        if starter or name:
+            self.ws.scenario_file(starter or name)  # refused here when it cannot be opened
+        return self.bench.page(
+            request, "editor.html", path=name, starter=starter, starters=starters()
         )
 
-    async def check(request: Request) -> Response:
-        data = await _body(request)
-        text = _text(data, "text")
-        name = _optional_text(data, "path") or "untitled.yaml"
-        return _json(await _threaded(_check, text, name))
-
-    async def save(request: Request) -> Response:
-        data = await _body(request)
-        name, text = _text(data, "path"), _text(data, "text")
-        version = _optional_text(data, "version")
-        try:
-            new = await _threaded(ws.save, name, text, version)
-        except Conflict as exc:
-            return _json(
-                {"error": str(exc), "conflict": True, "disk": exc.text, "version": exc.version}, 409
-            )
-        return _json({"path": name, "version": new})
-
-    async def start_job(request: Request) -> Response:
-        data = await _body(request)
-        kind = _text(data, "kind")
-        if kind not in JOB_KINDS:
-            raise Refused(f"kind: one of {', '.join(JOB_KINDS)}")
-        scenario = _text(data, "scenario")
-        options = data.get("options") or {}
-        if not isinstance(options, dict):
-            raise Refused("options: a mapping")
-        if kind == "tweak":
-            ws.path(scenario, must_exist=True)
-        else:
-            ws.scenario_file(scenario)
-        runs = _count(data, "runs")
-        seed = _count(data, "seed", 0, 2**63 - 1)
-        studies = bench.studies
-        out, shown = bench.out_folder(scenario, kind)
-        ask = studies.Ask(scenario, out, runs, seed, options)
-        work = studies.KINDS[kind]
-        title = f"{kind} of {scenario}" if kind != "tweak" else f"change and run again: {scenario}"
-        job = bench.jobs.start(kind, title, scenario, out, shown, lambda job: work(ws, job, ask))
-        return _json(job.to_dict())
-
-    async def jobs(request: Request) -> Response:
-        return _json([job.to_dict() for job in bench.jobs.all()])
-
-    async def job(request: Request) -> Response:
-        found = bench.jobs.get(request.path_params["number"])
-        if found is None:
-            raise Refused("no such job")
-        return _json(found.to_dict())
-
-    async def cancel(request: Request) -> Response:
-        found = bench.jobs.cancel(request.path_params["number"])
-        if found is None:
-            raise Refused("no such job")
-        return _json(found.to_dict())
-
-    async def replay(request: Request) -> Response:
+    async def results(self, request: Request) -> Response:
+        """A results folder's page."""
         name = request.query_params.get("path", "")
-        combat = _count(dict(request.query_params), "combat", 0, 10**9)
-        text = await _threaded(bench.results_view.replay_text, ws, name, combat or 0)
-        return _json({"text": text})
+        view = await _threaded(self.bench.results_view.view, self.ws, name)
+        return self.bench.page(request, "results.html", view=view, definitions=DEFINITIONS)
 
-    async def report(request: Request) -> Response:
-        data = await _body(request)
-        written = await _threaded(bench.results_view.report, ws, _text(data, "path"))
-        return _json({"file": written})
+    async def report_frame(self, request: Request) -> Response:
+        """A folder's ``report.html``, for the page's sandboxed frame."""
+        path = self.ws.path(request.query_params.get("path", ""), must_exist=True)
+        if path.name != "report.html" or not path.is_file():
+            raise Refused(f"{path.name}: not a report")
+        headers = {**SECURITY_HEADERS, "Content-Security-Policy": REPORT_POLICY}
+        return FileResponse(path, media_type="text/html", headers=headers)
 
-    async def download(request: Request) -> Response:
+    async def download(self, request: Request) -> Response:
+        """A results file, as an attachment."""
         name = request.query_params.get("path", "")
-        path = ws.path(name, must_exist=True)
-        if not path.is_file() or path.suffix not in (".html", ".json", ".csv", ".svg", ".png"):
+        path = self.ws.path(name, must_exist=True)
+        if not path.is_file() or path.suffix not in DOWNLOADS:
             raise Refused(f"{name}: not a file of results to download")
-        media = "text/html" if path.suffix == ".html" else None
         return FileResponse(
             path,
             filename=path.name,
-            media_type=media,
+            media_type="text/html" if path.suffix == ".html" else None,
             headers={**SECURITY_HEADERS, "Content-Security-Policy": "sandbox"},
             content_disposition_type="attachment",
         )
 
-    async def report_frame(request: Request) -> Response:
-        name = request.query_params.get("path", "")
-        path = ws.path(name, must_exist=True)
-        if path.name != "report.html" or not path.is_file():
-            raise Refused(f"{name}: not a report")
-        return FileResponse(
-            path,
-            media_type="text/html",
-            headers={
-                **SECURITY_HEADERS,
-                "Content-Security-Policy": "sandbox; default-src 'none'; "
-                "img-src data:; style-src 'unsafe-inline'",
-            },
-        )
+    # -- files and checks -------------------------------------------------------------------
 
-    routes = [
-        Route("/", _answer(index)),
-        Route("/edit", _answer(edit)),
-        Route("/results", _answer(results_page)),
-        Route("/report", _answer(report_frame)),
-        Route("/download", _answer(download)),
-        Route("/api/schema", _answer(schema)),
-        Route("/api/file", _answer(read_file)),
-        Route("/api/check", _answer(check), methods=["POST"]),
-        Route("/api/save", _answer(save), methods=["POST"]),
-        Route("/api/jobs", _answer(jobs)),
-        Route("/api/jobs", _answer(start_job), methods=["POST"]),
-        Route("/api/jobs/{number}", _answer(job)),
-        Route("/api/jobs/{number}/cancel", _answer(cancel), methods=["POST"]),
-        Route("/api/replay", _answer(replay)),
-        Route("/api/report", _answer(report), methods=["POST"]),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-    ]
+    async def schema(self, request: Request) -> Response:
+        """The JSON Schema of scenario files, for the editor's completion and hover."""
+        return _json(await _threaded(self.bench.schema))
+
+    async def read_file(self, request: Request) -> Response:
+        """A scenario file's text and version."""
+        name = request.query_params.get("path", "")
+        text, version = await _threaded(self.ws.read, name)
+        readonly = name.startswith(BUNDLED_PREFIX)
+        return _json({"path": name, "text": text, "version": version, "readonly": readonly})
+
+    async def check(self, request: Request) -> Response:
+        """The loader's problems with a text (as ``combatsim validate`` says them)."""
+        data = await _body(request)
+        name = _optional_text(data, "path") or "untitled.yaml"
+        return _json(await _threaded(_check, _text(data, "text"), name))
+
+    async def save(self, request: Request) -> Response:
+        """Save a file over the version opened, or say it changed on disk (409)."""
+        data = await _body(request)
+        name, text = _text(data, "path"), _text(data, "text")
+        try:
+            new = await _threaded(self.ws.save, name, text, _optional_text(data, "version"))
+        except Conflict as exc:
+            body = {"error": str(exc), "conflict": True, "disk": exc.text, "version": exc.version}
+            return _json(body, 409)
+        return _json({"path": name, "version": new})
+
+    # -- jobs -------------------------------------------------------------------------------
+
+    async def start_job(self, request: Request) -> Response:
+        """Start a run, comparison, sweep, balance, tournament, study or tweak."""
+        data = await _body(request)
+        kind, scenario = _text(data, "kind"), _text(data, "scenario")
+        if kind not in JOB_KINDS:
+            raise Refused(f"kind: one of {', '.join(JOB_KINDS)}")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise Refused("options: a mapping")
+        if kind == "tweak":
+            self.ws.path(scenario, must_exist=True)  # a results folder
+        else:
+            self.ws.scenario_file(scenario)
+        runs, seed = _count(data, "runs"), _count(data, "seed", 0, 2**63 - 1)
+        studies = self.bench.studies
+        out, shown = self.bench.out_folder(scenario, kind)
+        ask = studies.Ask(scenario, out, runs, seed, options)
+        work = studies.KINDS[kind]
+        title = f"{kind} of {scenario}" if kind != "tweak" else f"change and run again: {scenario}"
+        job = self.bench.jobs.start(
+            kind, title, scenario, out, shown, lambda job: work(self.ws, job, ask)
+        )
+        return _json(job.to_dict())
+
+    async def jobs(self, request: Request) -> Response:
+        """Every job and how it is going."""
+        return _json([job.to_dict() for job in self.bench.jobs.all()])
+
+    async def job(self, request: Request) -> Response:
+        """One job."""
+        found = self.bench.jobs.get(request.path_params["number"])
+        if found is None:
+            raise Refused("no such job")
+        return _json(found.to_dict())
+
+    async def cancel(self, request: Request) -> Response:
+        """Ask a job to stop."""
+        found = self.bench.jobs.cancel(request.path_params["number"])
+        if found is None:
+            raise Refused("no such job")
+        return _json(found.to_dict())
+
+    # -- results ----------------------------------------------------------------------------
+
+    async def replay(self, request: Request) -> Response:
+        """The narration of one combat of a run (``combatsim replay``)."""
+        name = request.query_params.get("path", "")
+        combat = _count(dict(request.query_params), "combat", 0, 10**9) or 0
+        text = await _threaded(self.bench.results_view.replay_text, self.ws, name, combat)
+        return _json({"text": text})
+
+    async def report(self, request: Request) -> Response:
+        """Write a folder's ``report.html`` (``combatsim report``); its path."""
+        data = await _body(request)
+        written = await _threaded(self.bench.results_view.report, self.ws, _text(data, "path"))
+        return _json({"file": written})
+
+    def table(self) -> list[Route | Mount]:
+        """The routes: pages answer refusals with a page, the API with JSON."""
+        bench = self.bench
+        pages = [
+            ("/", self.index),
+            ("/edit", self.edit),
+            ("/results", self.results),
+            ("/report", self.report_frame),
+            ("/download", self.download),
+        ]
+        reads = [
+            ("/api/schema", self.schema),
+            ("/api/file", self.read_file),
+            ("/api/jobs", self.jobs),
+            ("/api/jobs/{number}", self.job),
+            ("/api/replay", self.replay),
+        ]
+        writes = [
+            ("/api/check", self.check),
+            ("/api/save", self.save),
+            ("/api/jobs", self.start_job),
+            ("/api/jobs/{number}/cancel", self.cancel),
+            ("/api/report", self.report),
+        ]
+        return [
+            *(Route(path, _answer(handler, bench)) for path, handler in pages),
+            *(Route(path, _answer(handler)) for path, handler in reads),
+            *(Route(path, _answer(handler), methods=["POST"]) for path, handler in writes),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ]
+
+
+def make_app(bench: Workbench, hosts: frozenset[str]) -> Starlette:
+    """The ASGI application of one workbench, guarded (:class:`sim.web.guard.Guard`)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -401,7 +434,7 @@ def make_app(bench: Workbench, hosts: frozenset[str]) -> Starlette:
         bench.jobs.shutdown()
 
     return Starlette(
-        routes=routes,
+        routes=Routes(bench).table(),
         middleware=[Middleware(Guard, hosts=hosts, token=bench.token)],
         lifespan=lifespan,
     )

@@ -48,6 +48,11 @@ def view(workspace: Workspace, name: str) -> dict[str, Any]:
     """Everything the results page shows of the folder ``name``."""
     folder = workspace.path(name, must_exist=True)
     kind, scenario = results_kind(folder)
+    if not kind:
+        raise ResultsError(
+            f"{name}: not a results folder (a folder that a run, comparison, sweep, balance, "
+            "tournament or study wrote)"
+        )
     page: dict[str, Any] = {"path": name, "kind": kind, "scenario": scenario, "charts": []}
     if kind not in READABLE:
         page["charts"] = saved_charts(workspace, folder)

@@ -250,7 +250,7 @@ def test_a_new_scenario_from_a_starter_without_a_terminal(page, served):
     assert "a bundled starter" in page.inner_text("#save-state")
     page.fill("#file-path", "mine/gunfight.yaml")
     page.click("#save")
-    page.wait_for_selector("text=saved")
+    page.wait_for_selector('#save-state >> text="saved"')
     written = served.folder / "mine" / "gunfight.yaml"
     assert written.read_bytes() == (SCENARIOS / "t10-cole-vs-francois.yaml").read_bytes()
     shoot(page, "new-from-starter")
@@ -270,7 +270,7 @@ def test_a_file_changed_on_disk_is_never_overwritten(page, served):
     assert on_disk.read_text() == theirs
     shoot(page, "conflict")
     page.click("#conflict-copy")
-    page.wait_for_selector("text=saved")
+    page.wait_for_selector('#save-state >> text="saved"')
     mine = served.folder / "scenarios" / "acs-duel-mine.yaml"
     assert "hp: 25" in mine.read_text() and on_disk.read_text() == theirs
     assert ROOT.exists()

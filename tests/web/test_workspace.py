@@ -165,3 +165,11 @@ def test_bad_yaml_is_shown_as_its_problem_never_a_traceback(client):
         assert answer.status_code == 200, text
         assert not answer.json()["ok"]
         assert "Traceback" not in answer.text
+
+
+def test_a_page_that_cannot_be_shown_says_why(client, folder):
+    (folder / "empty").mkdir()
+    for url in ("/results?path=empty", "/results?path=../x", "/edit?path=nothing.yaml"):
+        answer = client.get(url)
+        assert answer.status_code == 400, url
+        assert 'id="error"' in answer.text and "Traceback" not in answer.text
