@@ -105,9 +105,6 @@ class AcsClock(Generic[StatsT, StateT]):
         self._spatial = space is not None
         #: Movement and range hooks (reach everywhere when positions do not matter).
         self.space: SpaceOf = space if space is not None else EVERYWHERE
-        #: Whether a modifier or a defensive maneuver was taken this second: a resolution reads
-        #: its fighters' boosts only then (cleared as each second starts).
-        self.marked = False
 
     def start(self) -> None:
         """Set up the resolution's state, then start the seconds and one process per combatant."""
@@ -149,7 +146,6 @@ class AcsClock(Generic[StatsT, StateT]):
         roll = dice.roll
         combat = self.combat
         bonus = self._prepared_bonus
-        self.marked = False
         able: list[AcsFighter[StatsT, StateT]] = []
         totals: list[int] = []
         for f in combat.fighters:
@@ -452,7 +448,6 @@ class AcsClock(Generic[StatsT, StateT]):
                 # "or by a defensive maneuver that requires a free action remaining in the
                 # second": taken at once; a fighter already maneuvering slides it instead.
                 target.maneuver = self.second
-                self.marked = True
                 target.actions_taken += 1
                 maneuvered = True
                 self._maneuver(self, target)

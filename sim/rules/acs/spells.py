@@ -198,7 +198,6 @@ def perform(
             f.boost_attack = f.boost_defense = 0
         f.boost_attack += special.attack_bonus
         f.boost_defense += special.defense_bonus
-    clock.marked = True
     if tracing:
         combat.emit(
             kind,
