@@ -217,9 +217,6 @@ class AcsClock(Generic[StatsT, StateT]):
         env = self.env
         combat = self.combat
         wake_up = WakeUp
-        # A one-segment attack that never readies and has no named actions: every action it
-        # takes, the free action included, is an attack (what _act would choose).
-        plain = not me.ready_last and me.attack_segments == 1 and not me.specials
         while True:
             if me.out is not None or combat.end_reason is not None:
                 return
@@ -241,11 +238,7 @@ class AcsClock(Generic[StatsT, StateT]):
                 # ahead of every rank-ordered wake-up at this time; and only the winner acts
                 # before those), so it is taken at once.
                 me.free = False
-                if plain:
-                    me.actions_taken += 1
-                    self.attack_now(me, True)
-                else:
-                    self._act(me, True)
+                self._act(me, True)
                 continue
             elif me.plan:
                 wake = wake_up(env, me.t0 + me.plan[0] - 1, RANK_PRIORITY + me.rank)
@@ -266,11 +259,7 @@ class AcsClock(Generic[StatsT, StateT]):
                 continue  # a defense moved this action to a later segment
             if not completes:
                 del me.plan[0]
-                if plain:
-                    me.actions_taken += 1
-                    self.attack_now(me)
-                else:
-                    self._act(me, False)
+                self._act(me, False)
             else:
                 me.busy_end = -1
                 if me.pending is None:
