@@ -154,8 +154,9 @@ class AcsClock(Generic[StatsT, StateT]):
                 # Prepared ambition: an attack readied last second, or one still under way, is
                 # ready and aimed at its target as this second starts.
                 ready = f.prepared or (f.busy_end >= 0 and _aimed(f.pending))
-                totals.append(roll(AMBITION_DIE) + f.ambition_bonus + (bonus if ready else 0))
-        keys = [f.ambition_bonus for f in able] if self._bonus_ties else None
+                ambition = f.timing.ambition_bonus + (bonus if ready else 0)
+                totals.append(roll(AMBITION_DIE) + ambition)
+        keys = [f.timing.ambition_bonus for f in able] if self._bonus_ties else None
         order, rolloffs = ambition_order(totals, dice, keys)
         for rank, position in enumerate(order):
             able[position].rank = rank
@@ -164,8 +165,9 @@ class AcsClock(Generic[StatsT, StateT]):
         duplicates = self._duplicates
         tracing = combat.trace is not None
         for position, fighter in enumerate(able):
+            timing = fighter.timing
             segments, faces, moves = roll_action_segments(
-                fighter.die, fighter.action_dice, roll, duplicates, fighter.per_segment
+                timing.die, timing.action_dice, roll, duplicates, timing.per_segment
             )
             busy_end = fighter.busy_end
             if tracing:
@@ -196,8 +198,8 @@ class AcsClock(Generic[StatsT, StateT]):
                     "ambition",
                     fighter,
                     second=self.second + 1,
-                    roll=total - fighter.ambition_bonus - (bonus if ready else 0),
-                    bonus=fighter.ambition_bonus,
+                    roll=total - timing.ambition_bonus - (bonus if ready else 0),
+                    bonus=timing.ambition_bonus,
                     prepared=ready,
                     total=total,
                     rolloffs=list(rolloffs[position]),
@@ -284,14 +286,15 @@ class AcsClock(Generic[StatsT, StateT]):
         else the plain attack.
         """
         me.actions_taken += 1
-        if me.ready_last and not free and not me.plan:
+        timing = me.timing
+        if timing.ready_last_action and not free and not me.plan:
             me.prepared = True
             combat = self.combat
             if combat.trace is not None:
                 combat.emit("ready", me, segment=self.segment_now(me), free=free)
             return
-        special = choose_action(self, me) if me.specials else None
-        segments = me.attack_segments if special is None else special.segments
+        special = choose_action(self, me) if timing.specials else None
+        segments = timing.attack_segments if special is None else special.segments
         if segments > 1:
             if special is None and self._spatial:
                 target = self.target_of(me)
@@ -327,13 +330,14 @@ class AcsClock(Generic[StatsT, StateT]):
     def target_of(self, me: AcsFighter[StatsT, StateT]) -> AcsFighter[StatsT, StateT] | None:
         """Whom ``me`` attacks now, by its target tactics (None when no enemy is left)."""
         target = me.target
-        if target is not None and target.out is None and not me.each_action:
+        each_action = me.timing.each_action
+        if target is not None and target.out is None and not each_action:
             return target  # what pick_target keeps, without listing everyone
         # pick_target is typed for plain fighters (lists of them in, one of them out): seen as
         # a combat of any fighters, ours go in, and the one chosen is one of ours.
         combat: Combat[Any] = self.combat
         chosen: Any = pick_target(
-            me, combat.enemies(me), combat.allies(me), combat.dice, me.choose, me.each_action
+            me, combat.enemies(me), combat.allies(me), combat.dice, me.timing.choose, each_action
         )
         return chosen
 
@@ -349,7 +353,7 @@ class AcsClock(Generic[StatsT, StateT]):
         ``name`` is that of the named action it belongs to, if any (for the replay).
         """
         target = me.target
-        if target is None or target.out is not None or me.each_action:
+        if target is None or target.out is not None or me.timing.each_action:
             target = self.target_of(me)
             if target is None:
                 return
@@ -387,14 +391,15 @@ class AcsClock(Generic[StatsT, StateT]):
         """Whether ``target`` has a defensive action left in this segment and wants to use it."""
         if target.out is not None:
             return False
-        defend = target.defend
+        timing = target.timing
+        defend = timing.defend
         if defend == "never":
             return False
         # Defensive actions used count in the segment of the last one (``def_t``) only: most
         # attacks meet a defender that has not defended yet in this segment.
         if (
             target.def_t == now_of(self.env)
-            and target.def_used >= target.actions + (self._extra_defense if target.winner else 0)
+            and target.def_used >= timing.actions + (self._extra_defense if target.winner else 0)
             and target.guarded != self.second
         ):
             return False

@@ -339,7 +339,7 @@ class Percentile:
         movement: str,
     ) -> float:
         """``speed`` paces a second, spread evenly over its actions: any movement alike."""
-        return per_action(me.stats.speed, 1.0, me.actions)
+        return per_action(me.stats.speed, 1.0, me.timing.actions)
 
     def defensive_maneuver(
         self, clock: AcsClock[PercentileStats, None], fighter: AcsFighter[PercentileStats, None]

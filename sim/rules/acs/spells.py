@@ -109,7 +109,7 @@ def choose_action(clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> Specia
     wounded_ally = any(wounded(f.hp, f.max_hp) for f in side)
     enemies = len(combat.enemies(me))
     uses_left = me.uses_left
-    for special in me.specials:
+    for special in me.timing.specials:
         if usable(special, uses_left[special.index], enemies, hurt, wounded_ally):
             return special
     return None
@@ -141,7 +141,7 @@ def perform(
         rest = [f for f in combat.enemies(me) if f is not first]
         allies = combat.allies(me)
         while rest and len(struck) < special.targets:
-            chosen = me.choose(me, rest, allies, dice)
+            chosen = me.timing.choose(me, rest, allies, dice)
             struck.append(chosen)
             rest.remove(chosen)
         rolled = special.amount.roll(dice)
