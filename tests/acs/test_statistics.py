@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -28,6 +27,7 @@ from sim.rules.acs.percentile import (
 )
 from sim.run.runner import trace_combat
 from sim.scenario.loader import scenario_from_dict
+from tests.acs.every_face import brute_law, every_script
 from tests.conftest import acs_scenario, within
 
 LOWER = PercentileRules(
@@ -49,54 +49,22 @@ def stats(to_hit=50, attack_bonus=0, defense=30, damage="1d4", rules=LOWER) -> P
     )
 
 
-class _NeedDie(Exception):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _Faces:
-    """Dice that hand out a script of faces, and ask for the next die when it runs out."""
-
-    def __init__(self, faces: list[int]) -> None:
-        self.faces = faces
-        self.used = 0
-        self.sides: list[int] = []
-
-    def roll(self, sides: int) -> int:
-        if self.used == len(self.faces):
-            raise _NeedDie(sides)
-        face = self.faces[self.used]
-        self.used += 1
-        self.sides.append(sides)
-        return face
-
-
-def every_script(
+def scripts(
     attacker: PercentileStats, defender: PercentileStats, situation: Situation
-) -> Iterator[tuple[list[int], Fraction, PercentileOutcome]]:
-    """Every script of faces :func:`resolve` can meet, with its chance and what it returned."""
-    pending: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
-    while pending:
-        faces, weight = pending.pop()
-        dice = _Faces(faces)
-        try:
-            outcome = resolve(attacker, defender, situation, dice)  # type: ignore[arg-type]
-        except _NeedDie as need:
-            share = weight / need.sides
-            pending.extend(([*faces, face], share) for face in range(1, need.sides + 1))
-            continue
-        assert dice.used == len(faces), "every scripted face is rolled"
-        yield faces, weight, outcome
+) -> dict[tuple[int, ...], PercentileOutcome]:
+    """What :func:`resolve` returns on every script of faces it can meet."""
+    done, left = every_script(lambda dice: resolve(attacker, defender, situation, dice))  # type: ignore[arg-type]
+    assert left == 0  # an attack rolls at most its d100, a d100 and its damage dice
+    return {tuple(faces): outcome for faces, _, outcome in done}
 
 
 def brute_force(
     attacker: PercentileStats, defender: PercentileStats, situation: Situation
 ) -> Distribution[PercentileResult]:
     """The law of :func:`resolve`'s results over every face of every die it rolls."""
-    return Distribution.of(
-        (outcome.result, weight)
-        for _, weight, outcome in every_script(attacker, defender, situation)
-    )
+    law, left = brute_law(lambda dice: resolve(attacker, defender, situation, dice).result)  # type: ignore[arg-type]
+    assert left == 0
+    return Distribution.of(law.items())
 
 
 def test_an_attack_hits_at_or_above_the_to_hit_number_and_a_defense_at_or_below_the_chance():
@@ -147,7 +115,7 @@ def test_the_exact_law_is_resolve_over_every_face_of_every_die(case):
 
 def test_resolve_rolls_attack_then_defense_then_damage_and_reports_every_roll():
     attacker, defender = stats(60, 25, damage="1d3"), stats(defense=40)
-    outcomes = {tuple(faces): o for faces, _, o in every_script(attacker, defender, PLAIN[True])}
+    outcomes = scripts(attacker, defender, PLAIN[True])
     # A miss rolls one die; a defended hit two; a hit that goes through three.
     assert outcomes[(34,)] == PercentileOutcome(34, 59, False, 0, 0, False, 0)
     # Face 90: total 115 lowers the defense 40 to 25; 25 holds, 26 does not.
@@ -155,7 +123,7 @@ def test_resolve_rolls_attack_then_defense_then_damage_and_reports_every_roll():
     assert outcomes[(90, 26, 3)] == PercentileOutcome(90, 115, True, 26, 25, False, 3)
     assert outcomes[(90, 26, 3)].result == PercentileResult(True, True, False, 3)
     # A target that cannot defend rolls nothing: the damage is the second die.
-    no_defense = {tuple(f): o for f, _, o in every_script(attacker, defender, PLAIN[False])}
+    no_defense = scripts(attacker, defender, PLAIN[False])
     assert no_defense[(90, 2)] == PercentileOutcome(90, 115, True, 0, 0, False, 2)
     assert not no_defense[(90, 2)].defense_rolled
 

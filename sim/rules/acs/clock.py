@@ -33,7 +33,8 @@ from sim.engine.combat import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, 
 from sim.engine.space import distance
 from sim.engine.tactics import pick_target
 from sim.rules.acs.action_dice import SEGMENTS, roll_action_segments
-from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
+from sim.rules.acs.ambition import AMBITION_DIE, ambition_bonus, ambition_order
+from sim.rules.acs.defenses import costs_action, lost_action
 from sim.rules.acs.fighter import AcsFighter
 from sim.rules.acs.movement import EVERYWHERE, SpaceOf, engage, in_reach
 from sim.rules.acs.resolution import Resolution, StateT, StatsT
@@ -142,75 +143,73 @@ class AcsClock(Generic[StatsT, StateT]):
 
     def _begin_second(self, t0: int) -> None:
         """Roll ambition and action dice for everyone still in the fight (ACS: all at once)."""
-        dice = self.dice
-        roll = dice.roll
         combat = self.combat
-        bonus = self._prepared_bonus
-        able: list[AcsFighter[StatsT, StateT]] = []
-        totals: list[int] = []
-        for f in combat.fighters:
-            if f.out is None:
-                able.append(f)
-                # Prepared ambition: an attack readied last second, or one still under way, is
-                # ready and aimed at its target as this second starts.
-                ready = f.prepared or (f.busy_end >= 0 and _aimed(f.pending))
-                ambition = f.timing.ambition_bonus + (bonus if ready else 0)
-                totals.append(roll(AMBITION_DIE) + ambition)
+        roll = self.dice.roll
+        able = [f for f in combat.fighters if f.out is None]
+        # Prepared ambition: an attack readied last second, or one still under way, is ready
+        # and aimed at its target as this second starts.
+        ready = [f.prepared or (f.busy_end >= 0 and _aimed(f.pending)) for f in able]
+        bonuses = [
+            ambition_bonus(f.timing.ambition_bonus, r, self._prepared_bonus)
+            for f, r in zip(able, ready, strict=True)
+        ]
+        totals = [roll(AMBITION_DIE) + bonus for bonus in bonuses]
         keys = [f.timing.ambition_bonus for f in able] if self._bonus_ties else None
-        order, rolloffs = ambition_order(totals, dice, keys)
+        order, rolloffs = ambition_order(totals, self.dice, keys)
         for rank, position in enumerate(order):
             able[position].rank = rank
         winner = able[order[0]]
-        free_action = self._free_action
-        duplicates = self._duplicates
-        tracing = combat.trace is not None
         for position, fighter in enumerate(able):
             timing = fighter.timing
             segments, faces, moves = roll_action_segments(
-                timing.die, timing.action_dice, roll, duplicates, timing.per_segment
+                timing.die, timing.action_dice, roll, self._duplicates, timing.per_segment
             )
-            busy_end = fighter.busy_end
-            if tracing:
-                ready = fighter.prepared or (busy_end >= 0 and _aimed(fighter.pending))
-            hasten = fighter is winner and free_action and busy_end >= 0
-            if hasten:
-                # RULINGS part A: a winner in the middle of a multi-segment action spends its
-                # free action on it: one segment of it is done before anyone acts on segment 1.
-                busy_end -= 1
-                fighter.busy_end = busy_end
-            if busy_end >= 0:
-                # Slots inside a multi-segment action still under way are spent on it.
-                segments = [s for s in segments if t0 + s - 1 > busy_end]
-            fighter.prepared = False
-            fighter.plan = segments
-            fighter.t0 = t0
-            if fighter is winner:
-                fighter.winner = True
-                # With no action under way the free action is a new one; with one under way
-                # whose last segment was segment 1, the free action completes it.
-                fighter.free = free_action and busy_end < t0
-            else:
-                fighter.winner = fighter.free = False
-            fighter.version += 1
-            if tracing:
+            hasten = self._plan(fighter, fighter is winner, segments, t0)
+            if combat.trace is not None:
                 total = totals[position]
                 combat.emit(
                     "ambition",
                     fighter,
                     second=self.second + 1,
-                    roll=total - timing.ambition_bonus - (bonus if ready else 0),
+                    roll=total - bonuses[position],
                     bonus=timing.ambition_bonus,
-                    prepared=ready,
+                    prepared=ready[position],
                     total=total,
                     rolloffs=list(rolloffs[position]),
                     rank=fighter.rank + 1,
                     winner=fighter is winner,
                     faces=faces,
                     moves=moves,
-                    segments=list(segments),
+                    segments=list(fighter.plan),
                 )
                 if hasten:
-                    combat.emit("hasten", fighter, completes=busy_end < t0)
+                    combat.emit("hasten", fighter, completes=fighter.busy_end < t0)
+
+    def _plan(
+        self, fighter: AcsFighter[StatsT, StateT], won: bool, segments: list[int], t0: int
+    ) -> bool:
+        """Give a fighter its segments of the second starting at ``t0``; True if it hastens.
+
+        RULINGS part A: a winner in the middle of a multi-segment action spends its free
+        action on it (it hastens): one segment of it is done before anyone acts on segment 1.
+        """
+        busy_end = fighter.busy_end
+        hasten = won and self._free_action and busy_end >= 0
+        if hasten:
+            busy_end -= 1
+            fighter.busy_end = busy_end
+        if busy_end >= 0:
+            # Slots inside a multi-segment action still under way are spent on it.
+            segments = [s for s in segments if t0 + s - 1 > busy_end]
+        fighter.prepared = False
+        fighter.plan = segments
+        fighter.t0 = t0
+        fighter.winner = won
+        # With no action under way the free action is a new one; with one under way whose
+        # last segment was segment 1, the free action completes it.
+        fighter.free = won and self._free_action and busy_end < t0
+        fighter.version += 1
+        return hasten
 
     # -- combatants ------------------------------------------------------------------------------
 
@@ -422,37 +421,8 @@ class AcsClock(Generic[StatsT, StateT]):
         if target.out is not None:
             return
         segment = now - target.t0 + 1
-        plan = target.plan
-        if plan and plan[0] == segment and self._costs_action:
-            plan.pop(0)
-            target.version += 1
-            moved_to = None
-            maneuvered = False
-            mode = self._lost_action
-            if mode != "drop":
-                # The next segment of the second with no action planned (those already acted
-                # on are all at or before this one).
-                for candidate in range(segment + 1, SEGMENTS + 1):
-                    if candidate not in plan:
-                        moved_to = candidate
-                        break
-            if moved_to is None:
-                target.actions_lost += 1
-            elif mode == "defensive_maneuver" and target.maneuver != self.second:
-                # "or by a defensive maneuver that requires a free action remaining in the
-                # second": taken at once; a fighter already maneuvering slides it instead.
-                target.maneuver = self.second
-                target.actions_taken += 1
-                maneuvered = True
-                self._maneuver(self, target)
-                if self.combat.trace is not None:
-                    self.combat.emit("maneuver", target, segment=segment)
-            else:
-                plan.append(moved_to)
-                plan.sort()
-                target.actions_moved += 1
-            if self.combat.trace is not None and not maneuvered:
-                self.combat.emit("action_lost", target, segment=segment, moved_to=moved_to)
+        if costs_action(target.plan, segment, self._costs_action):
+            self._lose_action(target, segment)
         if target.busy_end >= 0 and self._disruption:
             target.busy_end = -1
             target.pending = None
@@ -462,6 +432,31 @@ class AcsClock(Generic[StatsT, StateT]):
             process = target.proc()
             assert process is not None, "a fighter's process lives while it is in the fight"
             process.interrupt("disrupted")
+
+    def _lose_action(self, target: AcsFighter[StatsT, StateT], segment: int) -> None:
+        """A defense cost ``target`` its action on ``segment``: it slides, maneuvers or is gone."""
+        plan = target.plan
+        plan.pop(0)
+        target.version += 1
+        lost = lost_action(plan, segment, self._lost_action, target.maneuver == self.second)
+        combat = self.combat
+        if lost.maneuver:
+            # "or by a defensive maneuver that requires a free action remaining in the second":
+            # taken at once.
+            target.maneuver = self.second
+            target.actions_taken += 1
+            self._maneuver(self, target)
+            if combat.trace is not None:
+                combat.emit("maneuver", target, segment=segment)
+            return
+        if lost.moved_to is None:
+            target.actions_lost += 1
+        else:
+            plan.append(lost.moved_to)
+            plan.sort()
+            target.actions_moved += 1
+        if combat.trace is not None:
+            combat.emit("action_lost", target, segment=segment, moved_to=lost.moved_to)
 
 
 def _aimed(special: Special | None) -> bool:
