@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 RANK_PRIORITY = FIRST_RULE_PRIORITY
 
 
-def on_guard(clock: AcsClock[Any, Any], fighter: AcsFighter[Any, Any]) -> None:
+def on_guard(clock: AcsClock[StatsT, StateT], fighter: AcsFighter[StatsT, StateT]) -> None:
     """The default defensive maneuver: defend every attack for the rest of the second.
 
     ACS "Defenses": the lost action "may be taken ... by a defensive maneuver". A resolution that
@@ -85,7 +85,9 @@ class AcsClock(Generic[StatsT, StateT]):
         self.env = combat.env
         self.dice = combat.dice
         self.options = options
-        #: The same merged options, under the name the hybrids read them by.
+        #: The same merged options, under the name the hybrids read them by. ``Any``: the
+        #: merged model is made at run time from the resolution's own (``AcsOptions_<name>``),
+        #: so no static type names the resolution's fields it holds.
         self.resolution_options: Any = options
         self.resolution = resolution
         self.second = 0
@@ -124,7 +126,7 @@ class AcsClock(Generic[StatsT, StateT]):
 
     # -- seconds ---------------------------------------------------------------------------------
 
-    def _seconds(self) -> Generator[Event, Any, None]:
+    def _seconds(self) -> Generator[Event, object, None]:
         # Combatants with nothing left to do this second wait on this process's own timeout:
         # it was yielded here first, so SimPy resumes this process (which rolls the new second)
         # before any of them.
@@ -213,7 +215,7 @@ class AcsClock(Generic[StatsT, StateT]):
 
     # -- combatants ------------------------------------------------------------------------------
 
-    def _fighter(self, me: AcsFighter[StatsT, StateT]) -> Generator[Event, Any, None]:
+    def _fighter(self, me: AcsFighter[StatsT, StateT]) -> Generator[Event, object, None]:
         """A combatant's process: sleep until its next action, act, repeat."""
         env = self.env
         combat = self.combat
@@ -332,13 +334,10 @@ class AcsClock(Generic[StatsT, StateT]):
         each_action = me.timing.each_action
         if target is not None and target.out is None and not each_action:
             return target  # what pick_target keeps, without listing everyone
-        # pick_target is typed for plain fighters (lists of them in, one of them out): seen as
-        # a combat of any fighters, ours go in, and the one chosen is one of ours.
-        combat: Combat[Any] = self.combat
-        chosen: Any = pick_target(
+        combat = self.combat
+        return pick_target(
             me, combat.enemies(me), combat.allies(me), combat.dice, me.timing.choose, each_action
         )
-        return chosen
 
     def attack_now(
         self,

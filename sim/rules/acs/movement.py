@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sim.engine.space import approach, distance, nearest, retreat
+from sim.rules.acs.resolution import StateT, StatsT
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -56,6 +57,10 @@ def per_action(per_round: float, round_seconds: float, actions: int) -> float:
 
 class Space(Protocol):
     """The optional movement and range hooks of a resolution.
+
+    Its ``Any`` take any resolution's stats, clock and fighters: the hooks are looked up on
+    resolutions of every stats type (this protocol is the extension contract's, to be made
+    generic with it).
 
     A resolution may define any of these; :data:`NO_SPACE` answers for the rest.
     """
@@ -129,7 +134,9 @@ EVERYWHERE = SpaceOf(None)
 
 
 def engage(
-    clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
+    clock: AcsClock[StatsT, StateT],
+    me: AcsFighter[StatsT, StateT],
+    target: AcsFighter[StatsT, StateT],
 ) -> bool:
     """Before an attack: move, flee, step back, aim or reload if need be.
 
@@ -164,7 +171,9 @@ def engage(
 
 
 def in_reach(
-    clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
+    clock: AcsClock[StatsT, StateT],
+    me: AcsFighter[StatsT, StateT],
+    target: AcsFighter[StatsT, StateT],
 ) -> bool:
     """Whether ``target`` is within ``me``'s reach, or the range of a shot it may take now."""
     gap = distance(me, target)
@@ -173,7 +182,7 @@ def in_reach(
     return me.timing.shoots and gap <= clock.space.shot_range(clock, me)
 
 
-def flee(clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> None:
+def flee(clock: AcsClock[StatsT, StateT], me: AcsFighter[StatsT, StateT]) -> None:
     """``me`` runs from the nearest enemy; out (``fled``) once beyond ``escape_distance`` of all."""
     combat = clock.combat
     away = nearest(me, combat.fighters)
@@ -190,7 +199,9 @@ def flee(clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> None:
 
 
 def _back_off(
-    clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
+    clock: AcsClock[StatsT, StateT],
+    me: AcsFighter[StatsT, StateT],
+    target: AcsFighter[StatsT, StateT],
 ) -> bool:
     """A shooter with an enemy nearer than ``keep_distance`` steps back (False: it cannot)."""
     away = nearest(me, clock.combat.fighters) or target
@@ -203,11 +214,11 @@ def _back_off(
 
 
 def move(
-    clock: AcsClock[Any, Any],
-    me: AcsFighter[Any, Any],
+    clock: AcsClock[StatsT, StateT],
+    me: AcsFighter[StatsT, StateT],
     to: float,
     movement: str,
-    towards: AcsFighter[Any, Any],
+    towards: AcsFighter[StatsT, StateT],
 ) -> None:
     """Put ``me`` at ``to`` (the replay says from where, how, and how far from ``towards``)."""
     start = me.pos
