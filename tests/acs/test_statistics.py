@@ -18,12 +18,15 @@ from sim.rules.acs.percentile import (
     PercentileRules,
     PercentileStats,
     Situation,
+    Strike,
     damage_law,
     defends,
     defense_chance,
     distribution,
     hits,
     resolve,
+    strike,
+    strikes,
 )
 from sim.run.runner import trace_combat
 from sim.scenario.loader import scenario_from_dict
@@ -197,3 +200,14 @@ def test_an_attack_total_past_100_plus_the_defense_lowers_the_chance_to_nothing(
     _, trace = trace_combat(scenario, 3, 0)
     defenses = [event for event in trace if event.kind == "defense"]
     assert defenses and all(e.data["chance"] == 0 and not e.data["success"] for e in defenses)
+
+
+def test_the_table_resolve_reads_is_strike_for_every_face():
+    rules = CHOOSES
+    situation = Situation(can_defend=True, attack_boost=5, defense_boost=3, maneuver=True)
+    table = strikes(40, 45, 20, situation, rules)
+    assert len(table) == D100
+    for face in range(1, D100 + 1):
+        assert table[face - 1] == strike(40, 20, situation, rules, face + 45 + 5)
+    # Face 60: total 110 against 40 hits; the defense 20 + 3 + 20 (maneuver) drops by 10.
+    assert table[59] == Strike(total=110, hit=True, chance=33, extra=0)

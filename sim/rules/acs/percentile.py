@@ -19,6 +19,7 @@ law of what an attack does, from the same functions over every face of every die
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from sim.engine.dice import Dice, DiceExpr
@@ -77,8 +78,7 @@ def defends(roll: int, chance: int) -> bool:
     return roll <= chance
 
 
-@dataclass(frozen=True, slots=True)
-class PercentileRules:
+class PercentileRules(NamedTuple):
     """The percentile options an attack reads (:class:`~sim.rules.acs.models.PercentileOptions`)."""
 
     #: ``defense_reduction`` (and the excess not spent on ``more_effect``): the attacker's total
@@ -118,8 +118,7 @@ class PercentileStats:
     speed: float
 
 
-@dataclass(frozen=True, slots=True)
-class Situation:
+class Situation(NamedTuple):
     """What the moment adds to an attack: whether the target may defend, modifiers, a maneuver.
 
     ``can_defend`` is the clock's (a defensive action left and the will to use it); the rest is
@@ -138,8 +137,9 @@ PLAIN = (Situation(can_defend=False), Situation(can_defend=True))
 
 
 class Strike(NamedTuple):
-    """What the rest of an attack reads of its total (:func:`strike`)."""
+    """What an attack total is to the rules (:func:`strike`), what the rest of the attack reads."""
 
+    total: int
     hit: bool
     #: The defender's chance against this total (0 when it cannot defend, or on a miss).
     chance: int
@@ -187,38 +187,44 @@ MISS = PercentileResult(hit=False, defense_rolled=False, defended=False, damage=
 DEFENDED = PercentileResult(hit=True, defense_rolled=True, defended=True, damage=0)
 
 
-def attack_total(attacker: PercentileStats, situation: Situation, roll: int) -> int:
-    """The attack's total: its d100 face, the attack bonus and this second's modifier."""
-    return roll + attacker.attack_bonus + situation.attack_boost
-
-
 def strike(
-    attacker: PercentileStats, defender: PercentileStats, situation: Situation, total: int
+    to_hit: int, defense: int, situation: Situation, rules: PercentileRules, total: int
 ) -> Strike:
-    """An attack total read by the rules: whether it hits, and what it leaves the rest.
+    """An attack total against a defender's ``defense``: whether it hits, and what it leaves.
 
     The defender's chance is its defense with this second's modifier and maneuver
     (:func:`maneuver_defense`), lowered by the total above 100 (:func:`defense_chance`); the
     extra damage is :func:`excess_damage` when :func:`takes_more_effect`.
     """
-    if not hits(total, attacker.to_hit):
-        return NO_STRIKE
-    rules = attacker.rules
-    chance = 0
-    if situation.can_defend:
-        defense = defender.defense + situation.defense_boost
-        if situation.maneuver:
-            defense = maneuver_defense(defense, rules.maneuver_bonus)
-        chance = defense_chance(defense, total, rules.reduction)
-    extra = 0
+    if not hits(total, to_hit):
+        return Strike(total, hit=False, chance=0, extra=0)
     can_defend = situation.can_defend
-    if takes_more_effect(rules.excess_mode, rules.reduction, can_defend, defender.defense):
+    chance = 0
+    if can_defend:
+        boosted = defense + situation.defense_boost
+        if situation.maneuver:
+            boosted = maneuver_defense(boosted, rules.maneuver_bonus)
+        chance = defense_chance(boosted, total, rules.reduction)
+    extra = 0
+    if takes_more_effect(rules.excess_mode, rules.reduction, can_defend, defense):
         extra = excess_damage(total, rules.per_damage)
-    return Strike(True, chance, extra)
+    return Strike(total, hit=True, chance=chance, extra=extra)
 
 
-#: What a miss leaves: nothing.
-NO_STRIKE = Strike(hit=False, chance=0, extra=0)
+@cache
+def strikes(
+    to_hit: int, attack_bonus: int, defense: int, situation: Situation, rules: PercentileRules
+) -> tuple[Strike, ...]:
+    """:func:`strike` for each face of the attack d100, in order (face ``f`` at ``f - 1``).
+
+    The total of a face adds the attack bonus and this second's modifier. This is the table
+    :func:`resolve` reads and :func:`distribution` sums over, built once per distinct input
+    for the process (the inputs are plain values; a duel has a handful).
+    """
+    offset = attack_bonus + situation.attack_boost
+    return tuple(
+        strike(to_hit, defense, situation, rules, face + offset) for face in range(1, D100 + 1)
+    )
 
 
 def wound(rolled: int, extra: int) -> int:
@@ -236,18 +242,38 @@ def resolve(
     that may defend, the damage after a hit not defended), in that order on the combat's stream.
     """
     roll = dice.roll(D100)
-    total = attack_total(attacker, situation, roll)
-    struck = strike(attacker, defender, situation, total)
+    struck = strikes(
+        attacker.to_hit, attacker.attack_bonus, defender.defense, situation, attacker.rules
+    )[roll - 1]
+    total = struck.total
     if not struck.hit:
-        return PercentileOutcome(roll, total, False, 0, 0, False, 0)
+        return PercentileOutcome(
+            roll, total, hit=False, defense_roll=0, chance=0, defended=False, damage=0
+        )
     chance = struck.chance
     defense_roll = 0
     if situation.can_defend:
         defense_roll = dice.roll(D100)
         if defends(defense_roll, chance):
-            return PercentileOutcome(roll, total, True, defense_roll, chance, True, 0)
+            return PercentileOutcome(
+                roll,
+                total,
+                hit=True,
+                defense_roll=defense_roll,
+                chance=chance,
+                defended=True,
+                damage=0,
+            )
     damage = wound(attacker.damage.roll(dice), struck.extra)
-    return PercentileOutcome(roll, total, True, defense_roll, chance, False, damage)
+    return PercentileOutcome(
+        roll,
+        total,
+        hit=True,
+        defense_roll=defense_roll,
+        chance=chance,
+        defended=False,
+        damage=damage,
+    )
 
 
 def damage_law(damage: DiceExpr) -> Distribution[int]:
@@ -264,15 +290,16 @@ def distribution(
 ) -> Distribution[PercentileResult]:
     """The exact law of what one attack does: :func:`resolve` over every face of every die.
 
-    Each face of the attack d100 goes through :func:`attack_total` and :func:`strike`, each face
-    of the defense d100 through :func:`defends`, each damage total through :func:`wound`: the
-    functions :func:`resolve` calls, so the law is that of the attacks the clock plays (a test
+    Each face of the attack d100 is read in :func:`strikes` (the table :func:`resolve` reads),
+    each face of the defense d100 goes through :func:`defends`, each damage total through
+    :func:`wound`, as in :func:`resolve`: the law is that of the attacks the clock plays (a test
     enumerates :func:`resolve` itself over scripted dice and finds the same).
     """
-    faces = Distribution.uniform(
-        strike(attacker, defender, situation, attack_total(attacker, situation, roll))
-        for roll in range(1, D100 + 1)
+    table = strikes(
+        attacker.to_hit, attacker.attack_bonus, defender.defense, situation, attacker.rules
     )
+    # Faces whose totals differ but lead to the same hit, chance and extra go the same way.
+    faces = Distribution.uniform(struck._replace(total=0) for struck in table)
     damage = damage_law(attacker.damage)
     can_defend = situation.can_defend
 
