@@ -147,20 +147,15 @@ class AcsClock(Generic[StatsT, StateT]):
         """Roll ambition and action dice for everyone still in the fight (ACS: all at once)."""
         combat = self.combat
         roll = self.dice.roll
-        able: list[AcsFighter[StatsT, StateT]] = []
-        ready: list[bool] = []
-        bonuses: list[int] = []
-        totals: list[int] = []
-        for f in combat.fighters:
-            if f.out is None:
-                # Prepared ambition: an attack readied last second, or one still under way, is
-                # ready and aimed at its target as this second starts.
-                prepared = f.prepared or (f.busy_end >= 0 and _aimed(f.pending))
-                bonus = ambition_bonus(f.timing.ambition_bonus, prepared, self._prepared_bonus)
-                able.append(f)
-                ready.append(prepared)
-                bonuses.append(bonus)
-                totals.append(roll(AMBITION_DIE) + bonus)
+        able = [f for f in combat.fighters if f.out is None]
+        # Prepared ambition: an attack readied last second, or one still under way, is ready
+        # and aimed at its target as this second starts.
+        ready = [f.prepared or (f.busy_end >= 0 and _aimed(f.pending)) for f in able]
+        bonuses = [
+            ambition_bonus(f.timing.ambition_bonus, r, self._prepared_bonus)
+            for f, r in zip(able, ready, strict=True)
+        ]
+        totals = [roll(AMBITION_DIE) + bonus for bonus in bonuses]
         keys = [f.timing.ambition_bonus for f in able] if self._bonus_ties else None
         order, rolloffs = ambition_order(totals, self.dice, keys)
         for rank, position in enumerate(order):
