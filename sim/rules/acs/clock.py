@@ -79,7 +79,7 @@ class AcsClock(Generic[StatsT, StateT]):
         combat: Combat[AcsFighter[StatsT, StateT]],
         options: AcsClockOptions,
         resolution: Resolution[StatsT, StateT],
-        space: SpaceOf | None = None,
+        space: SpaceOf[StatsT, StateT] | None = None,
     ) -> None:
         self.combat = combat
         self.env = combat.env
@@ -107,7 +107,7 @@ class AcsClock(Generic[StatsT, StateT]):
         self.tracing = combat.trace is not None
         self._spatial = space is not None
         #: Movement and range hooks (reach everywhere when positions do not matter).
-        self.space: SpaceOf = space if space is not None else EVERYWHERE
+        self.space: SpaceOf[StatsT, StateT] = space if space is not None else EVERYWHERE
 
     def start(self) -> None:
         """Set up the resolution's state, then start the seconds and one process per combatant."""

@@ -30,10 +30,11 @@ stays in reach).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 from sim.engine.space import approach, distance, nearest, retreat
-from sim.rules.acs.resolution import StateT, StatsT
+from sim.rules.acs.resolution import Resolution, StateT, StatsT
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -55,12 +56,8 @@ def per_action(per_round: float, round_seconds: float, actions: int) -> float:
     return per_round / round_seconds / actions
 
 
-class Space(Protocol):
-    """The optional movement and range hooks of a resolution.
-
-    Its ``Any`` take any resolution's stats, clock and fighters: the hooks are looked up on
-    resolutions of every stats type (this protocol is the extension contract's, to be made
-    generic with it).
+class Space(Protocol[StatsT, StateT]):
+    """The optional movement and range hooks of a resolution, typed by its stats and state.
 
     A resolution may define any of these; :data:`NO_SPACE` answers for the rest.
     """
@@ -68,44 +65,57 @@ class Space(Protocol):
     #: The unit of distances (``paces``, ``feet``): positions, reach, range and speeds.
     distance_unit: str
 
-    def reach(self, stats: Any) -> float:
+    def reach(self, stats: StatsT) -> float:
         """Melee reach of a combatant with these hot-path stats."""
 
-    def shot_range(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> float:
+    def shot_range(self, clock: AcsClock[StatsT, StateT], me: AcsFighter[StatsT, StateT]) -> float:
         """How far ``me`` can shoot now (0: it cannot: no ranged weapon, no ammunition)."""
 
-    def step(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], movement: str) -> float:
+    def step(
+        self, clock: AcsClock[StatsT, StateT], me: AcsFighter[StatsT, StateT], movement: str
+    ) -> float:
         """How far one action of ``movement`` takes ``me`` (it may note the movement)."""
 
     def ready_shot(
-        self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
+        self,
+        clock: AcsClock[StatsT, StateT],
+        me: AcsFighter[StatsT, StateT],
+        target: AcsFighter[StatsT, StateT],
     ) -> bool:
         """Before a shot: True when this action goes to aiming or reloading instead."""
 
-    def movement_word(self, me: AcsFighter[Any, Any], movement: str) -> str:
+    def movement_word(self, me: AcsFighter[StatsT, StateT], movement: str) -> str:
         """The replay's verb for this move (``charges``, ``advances``): the system's own name."""
 
 
 class _NoSpace:
-    """The answers for a resolution without movement hooks: reach everywhere, never a move."""
+    """The answers for a resolution without movement hooks: reach everywhere, never a move.
+
+    Each method takes the fighters of any resolution (it reads nothing of them).
+    """
 
     distance_unit = "paces"
 
-    def reach(self, stats: Any) -> float:
+    def reach(self, stats: object) -> float:
         return float("inf")
 
-    def shot_range(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> float:
+    def shot_range(self, clock: AcsClock[StatsT, StateT], me: AcsFighter[StatsT, StateT]) -> float:
         return 0.0
 
-    def step(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], movement: str) -> float:
+    def step(
+        self, clock: AcsClock[StatsT, StateT], me: AcsFighter[StatsT, StateT], movement: str
+    ) -> float:
         return 0.0
 
     def ready_shot(
-        self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
+        self,
+        clock: AcsClock[StatsT, StateT],
+        me: AcsFighter[StatsT, StateT],
+        target: AcsFighter[StatsT, StateT],
     ) -> bool:
         return False
 
-    def movement_word(self, me: AcsFighter[Any, Any], movement: str) -> str:
+    def movement_word(self, me: AcsFighter[StatsT, StateT], movement: str) -> str:
         return MOVEMENT_WORDS[movement]
 
 
@@ -115,22 +125,32 @@ MOVEMENT_WORDS = {CLOSE: "closes", FLEE: "flees", WITHDRAW: "steps back"}
 NO_SPACE = _NoSpace()
 
 
-class SpaceOf:
+class SpaceOf(Generic[StatsT, StateT]):
     """A resolution's space hooks, each its own where it has one, else :data:`NO_SPACE`'s."""
 
     __slots__ = ("distance_unit", "movement_word", "reach", "ready_shot", "shot_range", "step")
 
-    def __init__(self, resolution: object) -> None:
+    def __init__(self, resolution: Resolution[StatsT, StateT] | None) -> None:
         self.distance_unit: str = getattr(resolution, "distance_unit", NO_SPACE.distance_unit)
-        self.reach = getattr(resolution, "reach", NO_SPACE.reach)
-        self.shot_range = getattr(resolution, "shot_range", NO_SPACE.shot_range)
-        self.step = getattr(resolution, "step", NO_SPACE.step)
-        self.ready_shot = getattr(resolution, "ready_shot", NO_SPACE.ready_shot)
-        self.movement_word = getattr(resolution, "movement_word", NO_SPACE.movement_word)
+        self.reach: Callable[[StatsT], float] = getattr(resolution, "reach", NO_SPACE.reach)
+        self.shot_range: Callable[[AcsClock[StatsT, StateT], AcsFighter[StatsT, StateT]], float] = (
+            getattr(resolution, "shot_range", NO_SPACE.shot_range)
+        )
+        self.step: Callable[[AcsClock[StatsT, StateT], AcsFighter[StatsT, StateT], str], float] = (
+            getattr(resolution, "step", NO_SPACE.step)
+        )
+        self.ready_shot: Callable[
+            [AcsClock[StatsT, StateT], AcsFighter[StatsT, StateT], AcsFighter[StatsT, StateT]],
+            bool,
+        ] = getattr(resolution, "ready_shot", NO_SPACE.ready_shot)
+        self.movement_word: Callable[[AcsFighter[StatsT, StateT], str], str] = getattr(
+            resolution, "movement_word", NO_SPACE.movement_word
+        )
 
 
-#: The hooks of a scenario where positions do not matter (reach everywhere): built once.
-EVERYWHERE = SpaceOf(None)
+#: The hooks of a scenario where positions do not matter (reach everywhere): built once, for
+#: every clock whatever its resolution (``Any``: it reads nothing of their stats or state).
+EVERYWHERE: SpaceOf[Any, Any] = SpaceOf(None)
 
 
 def engage(
