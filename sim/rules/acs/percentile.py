@@ -19,7 +19,7 @@ law of what an attack does, from the same functions over every face of every die
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from sim.engine.dice import Dice, DiceExpr
@@ -211,7 +211,12 @@ def strike(
     return Strike(total, hit=True, chance=chance, extra=extra)
 
 
-@cache
+#: How many :func:`strikes` tables a process keeps (about 8 kB each): a duel uses a handful, a
+#: sweep of many stat values would otherwise keep one per value for the life of a worker.
+STRIKE_TABLES = 1024
+
+
+@lru_cache(maxsize=STRIKE_TABLES)
 def strikes(
     to_hit: int, attack_bonus: int, defense: int, situation: Situation, rules: PercentileRules
 ) -> tuple[Strike, ...]:
@@ -219,7 +224,7 @@ def strikes(
 
     The total of a face adds the attack bonus and this second's modifier. This is the table
     :func:`resolve` reads and :func:`distribution` sums over, built once per distinct input
-    for the process (the inputs are plain values; a duel has a handful).
+    (the inputs are plain values) and kept for the next attack with the same ones.
     """
     offset = attack_bonus + situation.attack_boost
     return tuple(
