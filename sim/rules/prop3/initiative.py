@@ -16,9 +16,9 @@ A combatant takes its turn (its one action of the round) in this order. Skipping
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
-from sim.rules.prop3.character import INITIATIVE, pool_dice, stat_now
+from sim.rules.prop3.character import INITIATIVE, P3Fighter, pool_dice, stat_now
 from sim.rules.prop3.pool import Result, can_crit, only_ones, read_roll, roll_pool
 
 if TYPE_CHECKING:
@@ -29,7 +29,11 @@ MAX_ROLL_OFFS = 100
 such as two pools of no dice, tie that often)."""
 
 
-def initiative_roll(fighter: Any, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:
+#: Whatever is ordered by initiative (combatants; anything in the tests).
+T = TypeVar("T")
+
+
+def initiative_roll(fighter: P3Fighter, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:
     """Roll a combatant's initiative pool and read it."""
     profile = fighter.state.profile
     faces = roll_pool(dice, pool_dice(fighter, profile, INITIATIVE), profile.sides[INITIATIVE])
@@ -38,7 +42,7 @@ def initiative_roll(fighter: Any, dice: Dice, keep: str) -> tuple[Result, tuple[
     return read, faces
 
 
-def rank(fighters: list[Any], roll: Callable[[Any], Result], depth: int = 0) -> list[Any]:
+def rank(fighters: list[T], roll: Callable[[T], Result], depth: int = 0) -> list[T]:
     """Order ``fighters`` best result first; ties are rolled again among the tied.
 
     Args:
@@ -48,7 +52,7 @@ def rank(fighters: list[Any], roll: Callable[[Any], Result], depth: int = 0) -> 
     """
     results = [(roll(f).rank, i) for i, f in enumerate(fighters)]
     results.sort(key=lambda r: (-r[0], r[1]))
-    order: list[Any] = []
+    order: list[T] = []
     start = 0
     while start < len(results):
         end = start + 1
@@ -62,7 +66,7 @@ def rank(fighters: list[Any], roll: Callable[[Any], Result], depth: int = 0) -> 
     return order
 
 
-def move_up(order: list[Any], fighter: Any) -> None:
+def move_up(order: list[P3Fighter], fighter: P3Fighter) -> None:
     """Swap ``fighter`` with the one just above it (skipping a turn to move up one place)."""
     i = order.index(fighter)
     if i > 0:

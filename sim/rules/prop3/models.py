@@ -14,6 +14,7 @@ from pydantic import Field, field_validator, model_validator
 
 from sim.rules.acs.models import AcsTactics, AcsTiming
 from sim.rules.common import Strict, TargetTactics
+from sim.rules.prop3.exchange import ExchangeRules
 from sim.rules.prop3.pool import (
     CUT_CRITICAL_WITH,
     KEEP_MODES,
@@ -426,7 +427,7 @@ class HybridCombatant(AcsTiming, Character, RangedGear):
 
     @model_validator(mode="before")
     @classmethod
-    def _hp_is_vigor(cls, data: Any) -> Any:
+    def _hp_is_vigor(cls, data: Any) -> Any:  # the stat block as written, of any YAML type
         if isinstance(data, dict):
             if "hp" in data:
                 raise ValueError(
@@ -453,6 +454,7 @@ class Rules:
         "critical_wounds",
         "cuts",
         "defense_policy",
+        "exchange",
         "focused_fire",
         "fumbles",
         "hit_nicks",
@@ -484,6 +486,15 @@ class Rules:
         self.nicks_per_wound = options.nicks_per_wound
         self.critical_wounds = options.critical_wounds
         self.crit_nicks = options.critical_wounds * options.nicks_per_wound
+        self.exchange = ExchangeRules(
+            keep=self.keep,
+            cuts=self.cuts,
+            spending=self.spending,
+            attack_policy=self.attack_policy,
+            defense_policy=self.defense_policy,
+            hit_nicks=self.hit_nicks,
+            critical_wounds=self.critical_wounds,
+        )
         self.block_after = options.block_effect_ends == "after_next_action"
         self.cluster = options.cluster_wiggle
         self.cluster_target = options.cluster_scope == "target"

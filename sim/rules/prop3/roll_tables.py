@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
 import numpy as np
 
+from sim.engine.distribution import Distribution
 from sim.rules.prop3.pool import (
     FACE_BASE,
     KEEP_MODES,
@@ -90,9 +92,21 @@ def prefix_probabilities(
 ) -> np.ndarray:
     """The chance that a roll of ``dice`` dice, sorted, starts with each prefix.
 
+    The prefixes are :func:`sorted_tuples`; when they are whole rolls, this is the multinomial
+    distribution. The chances are :func:`prefix_counts` over ``sides ** dice``.
+    """
+    return prefix_counts(prefixes, dice, sides) / float(sides) ** dice
+
+
+def prefix_counts(
+    prefixes: tuple[np.ndarray, np.ndarray, np.ndarray], dice: int, sides: int
+) -> np.ndarray:
+    """How many of the ``sides ** dice`` ordered rolls, sorted, start with each prefix.
+
     A prefix whose last face is ``top`` (``k`` times) fixes every die below ``top``; the other
-    ``rest`` dice are at least ``top``, at least ``k`` of them exactly ``top``. The prefixes are
-    :func:`sorted_tuples`; when they are whole rolls, this is the multinomial distribution.
+    ``rest`` dice are at least ``top``, at least ``k`` of them exactly ``top``. The counts are
+    whole numbers held as floats: exact while ``dice`` is at most 18 and ``sides ** dice`` under
+    2**53 (every factor and product is then an exactly represented integer).
     """
     rows, below, at_top = prefixes
     length = rows.shape[1]
@@ -106,8 +120,7 @@ def prefix_probabilities(
                     math.comb(r, j) * (sides - t) ** (r - j) for j in range(k, r + 1)
                 )
     fact = np.array([math.factorial(k) for k in range(dice + 1)], dtype=np.float64)
-    weight = fact[dice] / (below * fact[rest]) * ways[top, at_top, rest]
-    return weight / float(sides) ** dice
+    return fact[dice] / (below * fact[rest]) * ways[top, at_top, rest]
 
 
 def _ranks(kind: int, face: np.ndarray, third: np.ndarray | int = 0) -> np.ndarray:
@@ -322,3 +335,44 @@ def reading_options(keep: str, crit_allowed: bool, only_ones: bool) -> tuple[str
     """Check ``keep`` and normalise the stat flags (they are part of the tables' cache keys)."""
     check_keep(keep)
     return keep, bool(crit_allowed), bool(only_ones)
+
+
+def kept_length(dice: int, keep: str, points: int) -> int:
+    """How many of a roll's lowest dice decide what it reaches with up to ``points`` wiggle points.
+
+    Under ``lowest_three`` the lowest ``points + 3`` (any other die below a target would cost
+    more than the points: module docstring); under ``best_set`` every die.
+    """
+    check_keep(keep)
+    return dice if keep != "lowest_three" else min(dice, points + 3)
+
+
+MAX_EXACT_DICE = 18
+"""The largest pool :func:`roll_law` gives exactly (:func:`prefix_counts` is exact up to it)."""
+
+
+@lru_cache(maxsize=1024)
+def roll_law(dice: int, sides: int, length: int) -> Distribution[tuple[int, ...]]:
+    """The exact law of the lowest ``length`` dice of ``dice`` d``sides``, sorted.
+
+    The rolls the exact answers of an exchange are summed over (each weighed by how many ordered
+    rolls start with it): with ``length`` from :func:`kept_length`, the wiggle searches give the
+    same answer on it as on the whole roll.
+
+    Raises:
+        ValueError: for an impossible pool, or one too large to count exactly.
+    """
+    check_pool(dice, sides, 0)
+    if not 0 <= length <= dice:
+        raise ValueError(f"cannot keep {length} of {dice} dice")
+    if dice > MAX_EXACT_DICE or sides**dice >= 2**53:
+        raise ValueError(f"{dice}d{sides} is too large for an exact law of its rolls")
+    if length == 0:
+        return Distribution.certain(())
+    prefixes = sorted_tuples(sides, length)
+    counts = prefix_counts(prefixes, dice, sides)
+    total = sides**dice
+    weights = [Fraction(int(count), total) for count in counts]
+    assert sum(weights) == 1, "the prefixes of a roll cover every roll once"
+    rolls = (tuple(int(face) for face in row) for row in prefixes[0])
+    return Distribution.of(zip(rolls, weights, strict=True))

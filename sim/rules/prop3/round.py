@@ -23,7 +23,8 @@ round comes only from initiative, never from SimPy's event order.
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+
+from simpy.events import Event
 
 from sim.engine.combat import SEGMENTS_PER_SECOND, Combat
 from sim.engine.tactics import pick_target
@@ -37,14 +38,13 @@ from sim.rules.prop3.missiles import missile_attack, shot_reach
 from sim.rules.prop3.models import Rules
 
 
-class RoundFight(Fight):
+class RoundFight(Fight[P3Fighter]):
     """A fight in rounds: places in the initiative order and positions on a line."""
 
     __slots__ = ("end_s", "end_t")
 
     def __init__(self, combat: Combat[P3Fighter], rules: Rules) -> None:
         super().__init__(combat, rules, counter_attack)
-        self.combat: Combat[P3Fighter] = combat
         self.end_s = 0.0
         self.end_t = 0.0
 
@@ -56,7 +56,7 @@ class RoundFight(Fight):
         """Feet between two combatants on the line."""
         return abs(a.pos - b.pos)
 
-    def lose_vigor(self, attacker: Any, target: Any, wounds: int) -> None:
+    def lose_vigor(self, attacker: P3Fighter | None, target: P3Fighter, wounds: int) -> None:
         """Lower Vigor; at 0 the combatant is out at the end of the round."""
         target.hp -= wounds
         target.damage_taken += wounds
@@ -113,7 +113,7 @@ class Prop3Rounds:
         """Start the round process."""
         self.combat.env.process(self.run())
 
-    def run(self) -> Generator[Any, Any, None]:
+    def run(self) -> Generator[Event, None, None]:
         """Initiative, then a round at each round's start until the end or the time limit."""
         combat = self.combat
         timeout = combat.env.timeout
@@ -200,10 +200,8 @@ class Prop3Rounds:
         profile = me.state.profile
         if target is not None and target.out is None and not profile.each_action:
             return target
-        # pick_target is typed for plain fighters; ours go in, and the one chosen is one of ours
-        # (annotations, not typing.cast: cast is a function call on every new target).
-        combat: Combat[Any] = self.combat
-        chosen: Any = pick_target(
+        combat = self.combat
+        return pick_target(
             me,
             combat.enemies(me),
             combat.allies(me),
@@ -211,7 +209,6 @@ class Prop3Rounds:
             profile.choose,
             profile.each_action,
         )
-        return chosen
 
     def act(self, me: P3Fighter, target: P3Fighter) -> None:
         """Attack, shoot, aim, move or hold."""

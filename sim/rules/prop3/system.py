@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from sim.engine.combat import Combat
+from sim.engine.combat import Combat, TraceEvent
 from sim.engine.dice import Dice
 from sim.engine.errors import Problem
 from sim.rules.base import ScenarioView as Scenario
@@ -112,7 +112,7 @@ class Prop3System:
     default_time_limit_s = 600.0
     resolutions: Mapping[str, Prop3Resolution] = {"prop3": PROP3_RESOLUTION}
 
-    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
+    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[TraceEvent], str]]:
         """Sentences for the events of its rounds."""
         return NARRATION
 
@@ -122,7 +122,7 @@ class Prop3System:
         return time_label(t)
 
     def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
-        """The rule options."""
+        """The rule options (``raw``: the scenario's ``options:`` as written, of any YAML type)."""
         return Prop3Options
 
     def combatant_model(self, options: BaseModel) -> type[BaseModel]:

@@ -90,6 +90,16 @@ def _place(faces: Sequence[int], order: Sequence[int], targets: Sequence[int]) -
     return tuple(out)
 
 
+def in_rolled_order(faces: Sequence[int], wiggled: Sequence[int]) -> tuple[int, ...]:
+    """A wiggle of the sorted ``faces`` put back die by die in the order they were rolled.
+
+    The searches move the sorted roll; the ``n``-th lowest die (the first of equal ones first)
+    takes the ``n``-th wiggled face, as they would searching the dice as rolled.
+    """
+    order, _ = _sorted(faces)
+    return _place(faces, order, wiggled)
+
+
 def _wiggled(result: Result, faces: Sequence[int], new: tuple[int, ...]) -> Wiggled:
     spent = sum(abs(a - b) for a, b in zip(faces, new, strict=True))
     return Wiggled(result, new, spent)
