@@ -26,7 +26,7 @@ from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_to_precision
 from analysis.report_text import summary_table
 from sim.cli.commands import COMMANDS
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
-from sim.run.api import RunInterrupted, simulate
+from sim.run.api import Execution, RunInterrupted, Storage, simulate
 from sim.run.api import replay as replay_combat
 from sim.run.files import WriteError, cause_of
 from sim.run.outdir import claim
@@ -73,7 +73,8 @@ def handles_bad_input(command):
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
         except OSError as exc:
-            scheduler = kwargs.get("scheduler")
+            execution = kwargs.get("execution")
+            scheduler = execution.scheduler if isinstance(execution, Execution) else None
             if exc.filename is not None:  # a file the command reads or writes
                 click.echo(f"error: cannot use {exc.filename}: {cause_of(exc)}", err=True)
             elif scheduler is not None:
@@ -210,7 +211,24 @@ def cli() -> None:
 
 
 def engine_options(command):
-    """``--workers``, ``--scheduler``, ``--chunk-size`` and ``--quiet``: how a run is played."""
+    """``--workers``, ``--scheduler``, ``--chunk-size`` and ``--quiet``: how a run is played.
+
+    The command receives the first three as one ``execution`` (:class:`~sim.run.choices.
+    Execution`), as the library takes them.
+    """
+
+    @functools.wraps(command)
+    def with_execution(
+        *args: Any,
+        workers: int | None,
+        scheduler: str | None,
+        chunk_size: int | None,
+        **kwargs: Any,
+    ) -> Any:
+        execution = Execution(workers=workers, chunk_size=chunk_size, scheduler=scheduler)
+        return command(*args, execution=execution, **kwargs)
+
+    wrapped = with_execution
     for option in reversed(
         [
             click.option(
@@ -239,8 +257,8 @@ def engine_options(command):
             click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr."),
         ]
     ):
-        command = option(command)
-    return command
+        wrapped = option(wrapped)
+    return wrapped
 
 
 def precision_options(command):
@@ -331,9 +349,7 @@ def run(
     precision: float | None,
     max_runs: int,
     batch: int,
-    workers: int | None,
-    scheduler: str | None,
-    chunk_size: int,
+    execution: Execution,
     quiet: bool,
 ) -> None:
     """Run SCENARIO many times and print win rates with 95% confidence intervals.
@@ -360,9 +376,7 @@ def run(
             max_runs=max_runs,
             batch=batch,
             on_batch=batch_echo(as_json),
-            workers=workers,
-            scheduler=scheduler,
-            chunk_size=chunk_size,
+            execution=execution,
         )
         if out is not None:
             precise.result.save(out)
@@ -378,24 +392,32 @@ def run(
             runs=runs,
             seed=seed,
             detail=detail,
-            chunk_size=chunk_size,
-            workers=workers,
-            scheduler=scheduler,
-            out=out,
-            resume=resume,
-            force=force,
+            execution=execution,
+            storage=Storage(out, resume=resume, force=force),
             progress=not quiet,
         )
     except RunInterrupted as exc:
-        _show_summary(exc.result.summary, exc.result.scenario, as_json)
-        done, total = exc.result.runs, exc.total
-        click.echo(f"interrupted: {done} of {total} combats finished", err=True)
-        if out is not None and done:
-            click.echo(f"they are in {out}/; add --resume to the same command to finish", err=True)
+        _show_interrupted(exc, as_json, out)
         sys.exit(EXIT_INTERRUPTED)
     _show_summary(result.summary, result.scenario, as_json)
     if out is not None and not as_json:
         click.echo(f"saved to {out}/")
+
+
+def _show_interrupted(exc: RunInterrupted, as_json: bool, out: Path | None) -> None:
+    """What an interrupted run kept: its summary so far, or that nothing finished yet."""
+    done, total = exc.result.runs, exc.total
+    if done or as_json:
+        _show_summary(exc.result.summary, exc.result.scenario, as_json)
+    if done:
+        said = f"interrupted: {done:,} of {total:,} combats finished and kept"
+    else:
+        said = f"interrupted: no combat finished yet (of {total:,})"
+    if exc.dropped:
+        said += f"; {exc.dropped:,} combats of the chunks under way were dropped (Ctrl-C twice)"
+    click.echo(said, err=True)
+    if out is not None and done:
+        click.echo(f"they are in {out}/; add --resume to the same command to finish", err=True)
 
 
 def _show_summary(summary: dict, scenario, as_json: bool) -> None:
