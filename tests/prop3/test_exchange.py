@@ -35,13 +35,14 @@ from sim.rules.prop3.exchange import (
     exchange_law,
     roll_attempt,
     roll_exchange,
+    unanswered,
 )
-from sim.rules.prop3.pool import FAILED_DEFENSES, Outcome, Pool, Result
-from sim.rules.prop3.spending import AttackRoll
-from sim.rules.prop3.wiggle import Wiggled, best_response, best_roll, in_rolled_order, lowest_pair
+from sim.rules.prop3.pool import FAILED_DEFENSES, Outcome, Pool, Result, resolve
+from sim.rules.prop3.spending import Counted, attack_answer, defense_answer
 from sim.run.runner import trace_combat
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.conftest import SCENARIOS
+from tests.prop3.scripted import pool as drawn
 
 PATHS = [
     "p3-moonbelly-vs-kronzer.yaml",  # the round, melee, counter-attacks
@@ -129,7 +130,7 @@ def test_every_exchange_of_every_path_is_the_functions_and_is_applied_as_it_says
 
 def _critical(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
     """Every exchange a critical hit of one wound, without a die."""
-    attack = AttackRoll(Wiggled(Result.triple(1), (), 0))
+    attack = Counted(Result.triple(1), 0)
     return ExchangeOutcome((Attempt((), attack, Outcome.CRITICAL_HIT),), Outcome.CRITICAL_HIT, 0, 1)
 
 
@@ -160,30 +161,33 @@ def test_replacing_the_function_changes_every_path(path):
 # -- one attempt against every roll of the dice --------------------------------------------------
 
 
+def _searched(exchange: ExchangeInput, a_roll, d_roll, a_left: int, d_left: int):
+    """One attempt read by the searches themselves from whole rolls (``d_roll`` None: unused)."""
+    rules, defense = exchange.rules, exchange.defense
+    a = attack_answer(rules, exchange.attack, tuple(sorted(a_roll)), a_left)
+    outcome = unanswered(exchange, a.result)
+    if outcome is not None:
+        return AttemptOutcome(outcome, a.extra, 0, False), a
+    d = defense_answer(rules, defense, a.result, tuple(sorted(d_roll)), d_left, exchange.save)
+    return AttemptOutcome(resolve(a.result, d.result, rules.cuts), a.extra, d.extra, True), a
+
+
 @cache
 def _every_attempt(exchange: ExchangeInput, a_left: int, d_left: int) -> Distribution:
-    """The law of ``roll_attempt`` by brute force: the sampler fed every ordered roll."""
+    """The law of an attempt by brute force: every ordered roll, read by the searches."""
     attack, defense = exchange.attack, exchange.defense
     weighted: list[tuple[AttemptOutcome, Fraction]] = []
+    d_rolls = [()]
+    if defense is not None:
+        d_rolls = list(itertools.product(range(1, defense.sides + 1), repeat=defense.dice))
     for a_roll in itertools.product(range(1, attack.sides + 1), repeat=attack.dice):
         pa = Fraction(1, attack.sides**attack.dice)
-        d_rolls = (
-            [()]
-            if defense is None
-            else list(itertools.product(range(1, defense.sides + 1), repeat=defense.dice))
-        )
         for d_roll in d_rolls:
-            sides_d = 1 if defense is None else defense.sides
-            dice = Dice.from_faces(
-                [(f, attack.sides) for f in a_roll] + [(f, sides_d) for f in d_roll]
-            )
-            attempt = roll_attempt(exchange, dice, a_left, d_left)
-            if attempt.d_faces is None:  # the defender did not roll: this attack roll is settled
-                assert not d_roll or len(dice._buffer) == len(d_roll)
-                weighted.append((attempt.summary(), pa))
+            step, _ = _searched(exchange, a_roll, d_roll, a_left, d_left)
+            if not step.defense_rolled:
+                weighted.append((step, pa))
                 break
-            assert len(dice._buffer) == 0
-            weighted.append((attempt.summary(), pa / defense.sides**defense.dice))
+            weighted.append((step, pa / len(d_rolls)))
     return Distribution.of(weighted)
 
 
@@ -209,9 +213,33 @@ ATTEMPTS = [
 
 
 @pytest.mark.parametrize("exchange", ATTEMPTS)
-def test_the_law_of_an_attempt_is_the_sampler_over_every_roll(exchange):
+def test_the_law_of_an_attempt_is_every_roll_read_by_the_searches(exchange):
     a_left, d_left = exchange.attack_reserve, exchange.defense_reserve
     assert attempt_law(exchange, a_left, d_left) == _every_attempt(exchange, a_left, d_left)
+
+
+def _sorted_rolls(p: Pool) -> list[tuple[int, ...]]:
+    return list(itertools.combinations_with_replacement(range(1, p.sides + 1), p.dice))
+
+
+@pytest.mark.parametrize("exchange", ATTEMPTS)
+def test_the_sampler_draws_each_roll_and_reads_it_as_the_searches_do(exchange):
+    # Every roll of both pools, drawn by the number of its slice of the table (one per pool).
+    a_left, d_left = exchange.attack_reserve, exchange.defense_reserve
+    defense = exchange.defense
+    for a_roll in _sorted_rolls(exchange.attack):
+        a_draw = [drawn(exchange.attack.sides, *a_roll)] if a_roll else []
+        for d_roll in [()] if defense is None else _sorted_rolls(defense):
+            d_draw = [drawn(defense.sides, *d_roll)] if defense is not None and d_roll else []
+            dice = Dice.from_floats(a_draw + d_draw)
+            attempt = roll_attempt(exchange, dice, a_left, d_left)
+            expected, a = _searched(exchange, a_roll, d_roll, a_left, d_left)
+            assert attempt.summary() == expected
+            assert attempt.faces == a_roll and attempt.attack.result == a.result
+            if not expected.defense_rolled:
+                assert len(dice._buffer) == len(d_draw)  # the defender drew nothing
+                break
+            assert attempt.d_faces == d_roll and len(dice._buffer) == 0
 
 
 @cache
@@ -341,26 +369,3 @@ def test_the_inputs_are_frozen_and_hashable():
         exchange.attack = pool(1, 4)  # type: ignore[misc]
     with pytest.raises(AttributeError):
         RULES.keep = "best_set"  # type: ignore[misc]
-
-
-@pytest.mark.parametrize("keep", ["lowest_three", "best_set", "best_set+lowest_other+read_pair"])
-def test_a_wiggle_of_the_sorted_roll_put_back_is_the_wiggle_of_the_roll_as_rolled(keep):
-    # The searches run on the sorted roll; the trace shows the wiggle die by die as rolled.
-    dice = Dice(7, 0)
-    attack = Result.triple(3)
-    for _ in range(300):
-        faces = dice.rolls(5, 6)
-        ordered = tuple(sorted(faces))
-        for points in (0, 1, 3):
-            for search in (
-                lambda r, w: best_roll(r, 6, w, keep=keep),
-                lambda r, w: lowest_pair(r, 6, w, keep=keep),
-                lambda r, w: best_response(attack, r, 6, w, keep=keep).wiggled,
-            ):
-                as_rolled, on_sorted = search(faces, points), search(ordered, points)
-                if as_rolled is None:
-                    assert on_sorted is None
-                    continue
-                assert as_rolled.result == on_sorted.result
-                assert as_rolled.spent == on_sorted.spent
-                assert as_rolled.faces == in_rolled_order(faces, on_sorted.faces)

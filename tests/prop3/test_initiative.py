@@ -5,15 +5,16 @@ from __future__ import annotations
 import copy
 
 from sim.engine.combat import Combat
-from sim.engine.dice import Dice
 from sim.rules.prop3.initiative import move_up, rank
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.pool import Result
 from sim.scenario.loader import scenario_from_dict
+from tests.prop3.scripted import d8, pool
+from tests.prop3.scripted import dice as scripted_dice
 
 FIGHTER = {"vigor": 4, "agility": 4, "weapon": {"name": "sword"}, "armor": {"name": "jack"},
            "tactics": {"attack": "bash", "defense": "dodge"}}
-NO_PAIR = [(2, 8), (4, 8), (6, 8), (8, 8)]
+NO_PAIR = d8(2, 4, 6, 8)
 
 
 def named(name: str, **extra) -> dict:
@@ -32,14 +33,10 @@ def setup(sides, faces, options=None, time_limit=600):
             "sides": [{"name": f"s{i}", "combatants": side} for i, side in enumerate(sides)]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces(faces)
+    dice = scripted_dice(faces)
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
     return prepared.rounds(combat), combat, trace, dice
-
-
-def d8(*faces):
-    return [(f, 8) for f in faces]
 
 
 def test_initiative_is_an_agility_speed_roll_best_result_first():
@@ -54,7 +51,7 @@ def test_initiative_is_an_agility_speed_roll_best_result_first():
 
 def test_initiative_disadvantage_on_speed_and_the_initiative_skill():
     slow = named("A", disadvantages={"speed": 1}, skills={"initiative": "excellent"})
-    faces = [*d8(1, 2, 3, 4), (1, 4), (1, 4), (3, 4)]  # B rolls 4d8; A 3d4 (Portly, excellent)
+    faces = [*d8(1, 2, 3, 4), pool(4, 1, 1, 3)]  # B rolls 4d8; A 3d4 (Portly, excellent)
     rounds, _combat, trace, dice = setup([[named("B")], [slow]], faces)
     rounds.roll_initiative()
     rolls = {e.actor: e.data["faces"] for e in trace if e.kind == "initiative"}
@@ -126,7 +123,7 @@ def best_duel(attacker_tactic: dict, defender_tactic: dict, attacker_higher: boo
     attacker = named("A", weapon={"name": "sword"}, tactics=attacker_tactic)
     defender = named("D", weapon={"name": "greatsword", "two_handed": True},
                      tactics=defender_tactic)
-    faces = [*NO_PAIR, (6, 6), *NO_PAIR[:3], (6, 6)]  # a fumble (just a miss) whatever forms
+    faces = [*NO_PAIR, (6, 6), *d8(2, 4, 6), (6, 6)]  # a fumble (just a miss) whatever forms
     rounds, combat, trace, _dice = setup([[attacker], [defender]], faces)
     a, d = combat.fighters
     rounds.set_order([a, d] if attacker_higher else [d, a])
@@ -147,3 +144,4 @@ def test_the_lower_declares_first_and_the_higher_answers_knowing_it():
     assert (parry["first"], parry["attack"]) == ("D", "bash")
     block = best_duel({"attack": "best"}, {"defense": "block"}, attacker_higher=True)
     assert (block["first"], block["attack"]) == ("D", "thrust")
+

@@ -15,12 +15,33 @@ part C ("Reading a roll", "Wiggle points", "Resolving an attack") reads them:
 4. ``pool.resolve`` gives the outcome; a full tie is re-rolled as a new attempt, with the
    persistent points that are left.
 
-:func:`roll_exchange` plays it on a combat's dice: attack dice, then (if the attack succeeded and
-there is a defense) defense dice, attempt after attempt. :func:`exchange_law` gives the exact
-law of what it decides (:class:`Verdict`), summing the same steps over every roll
-(``roll_tables.roll_law``), full ties conditioned away. Melee attacks, missiles and both kinds of
-counter-hit are exchanges; the fight applies an outcome (``Fight.exchange``) and
-:mod:`~sim.rules.prop3.outcomes` says what it does.
+Each side's roll is one draw from the table of its pool's kept rolls (:mod:`~sim.rules.prop3.kept`:
+the sorted dice that decide the roll, each with how many ordered rolls give it, and what it
+reaches at the pool's points), one uniform number of the combat's stream per roll: the law of
+rolling every die and keeping the lowest.
+
+:func:`roll_exchange` plays it on a combat's dice: the attacker's roll, then (if the attack
+succeeded and there is a defense) the defender's, attempt after attempt. Melee attacks, missiles
+and both kinds of counter-hit are exchanges; the fight applies an outcome (``Fight.exchange``)
+and :mod:`~sim.rules.prop3.outcomes` says what it does.
+
+The exact law (this system's ``distribution``, for exact answers built on the exchanges):
+
+- ``exchange_law(exchange: ExchangeInput) -> Distribution[Verdict]``: what one exchange decides,
+  as exact fractions (``sim.engine.distribution.Distribution``): the :class:`Verdict` (outcome,
+  nicks and wounds dealt, persistent points each side spent, whether an attack roll made a pair,
+  whether the defender rolled). Full ties are conditioned away; a tie that spends persistent
+  points continues with the points left; pools that always tie are defended (the sampler's
+  :data:`MAX_TIES`). Its outcomes are those of ``roll_exchange(exchange, dice).verdict()``.
+- ``attempt_law(exchange, a_left, d_left) -> Distribution[AttemptOutcome]``: one attempt with
+  ``a_left`` and ``d_left`` persistent points left (ties included), for callers that follow the
+  points themselves.
+
+Both sum the steps :func:`roll_exchange` takes (:func:`attack_step`, :func:`unanswered`,
+:func:`defense_step`) over every row of the same kept-roll tables the sampler draws from
+(``KeptTable.law``), so there is one copy of the rule. An :class:`ExchangeInput` is frozen and
+hashable: a caller may cache laws by it. Pools of up to ``roll_tables.MAX_EXACT_DICE`` dice
+(fewer than 2^53 ordered rolls) have an exact law; larger ones raise ``ValueError``.
 """
 
 from __future__ import annotations
@@ -30,6 +51,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
 from sim.engine.distribution import Distribution
+from sim.rules.prop3.kept import Kept, KeptTable, RolledPool, drawn_length, kept_rolls
 from sim.rules.prop3.pool import (
     CRIT_REDUCED,
     CRITICAL_HIT,
@@ -44,11 +66,17 @@ from sim.rules.prop3.pool import (
     Pool,
     Result,
     resolve,
-    roll_pool,
 )
-from sim.rules.prop3.roll_tables import kept_length, roll_law
-from sim.rules.prop3.spending import AttackRoll, DefenseRoll, attack_answer, defense_answer
-from sim.rules.prop3.wiggle import AttackerPolicy, DefenderPolicy, best_response, best_roll
+from sim.rules.prop3.ranged import armored
+from sim.rules.prop3.spending import Counted, attack_answer, defense_answer
+from sim.rules.prop3.wiggle import (
+    AttackerPolicy,
+    DefenderPolicy,
+    Response,
+    best_response,
+    best_roll,
+    respond,
+)
 
 if TYPE_CHECKING:
     from sim.engine.dice import Dice
@@ -79,6 +107,11 @@ class ExchangeRules:
     defense_policy: DefenderPolicy = best_response
     hit_nicks: int = 1
     critical_wounds: int = 1
+
+    @property
+    def searches_are_best(self) -> bool:
+        """Whether both sides wiggle by the policy "best", which the kept-roll tables read."""
+        return self.attack_policy is best_roll and self.defense_policy is best_response
 
 
 class ExchangeInput(NamedTuple):
@@ -119,18 +152,18 @@ class Attempt(NamedTuple):
     """One roll of both sides.
 
     Attributes:
-        faces: the attacker's dice, as drawn.
-        attack: what the attacker counts (its wiggled roll, its persistent points spent).
+        faces: the attacker's kept dice, sorted (``kept``: the dice that decide the roll).
+        attack: what the attacker counts (its result, its persistent points spent).
         outcome: what the attempt comes to (a tie is re-rolled as the next attempt).
-        d_faces: the defender's dice, as drawn (None: it did not roll).
+        d_faces: the defender's kept dice, sorted (None: it did not roll).
         defense: what the defender counts (None: it did not roll).
     """
 
     faces: tuple[int, ...]
-    attack: AttackRoll
+    attack: Counted
     outcome: Outcome
     d_faces: tuple[int, ...] | None = None
-    defense: DefenseRoll | None = None
+    defense: Counted | None = None
 
     def summary(self) -> AttemptOutcome:
         """The attempt without its dice (an outcome of :func:`attempt_law`)."""
@@ -184,7 +217,7 @@ class ExchangeOutcome(NamedTuple):
     @property
     def result(self) -> Result:
         """The attacker's result in the deciding attempt."""
-        return self.attempts[-1].attack.wiggled.result
+        return self.attempts[-1].attack.result
 
     @property
     def ties(self) -> int:
@@ -226,9 +259,34 @@ def damage(rules: ExchangeRules, outcome: Outcome) -> tuple[int, int]:
 # -- the steps, shared by the sampler and the exact law ------------------------------------------
 
 
-def attack_step(exchange: ExchangeInput, roll: tuple[int, ...], reserve: int) -> AttackRoll:
-    """What the attacker counts from its sorted roll, with ``reserve`` persistent points left."""
-    return attack_answer(exchange.rules, exchange.attack, roll, reserve)
+def kept_of(exchange: ExchangeInput, pool: Pool, save: int, reserve: int) -> KeptTable | RolledPool:
+    """How ``pool``'s kept rolls are drawn in this exchange (read at its points, and armor's).
+
+    The kept dice cover the persistent points too; a policy other than "best" sees every die.
+    """
+    rules = exchange.rules
+    keep, points = rules.keep, pool.wiggle
+    if rules.searches_are_best:
+        length = drawn_length(pool.dice, pool.sides, keep, points + reserve + save)
+    else:
+        length = pool.dice
+    levels = (points, points + save) if save else (points,)
+    return kept_rolls(
+        pool.dice, pool.sides, length, levels, keep, pool.crit_allowed, pool.only_ones
+    )
+
+
+def _spends(exchange: ExchangeInput, reserve: int) -> bool:
+    """Whether a side answers by the searches themselves (points to spend, another policy)."""
+    rules = exchange.rules
+    return bool(reserve and rules.spending != "never") or not rules.searches_are_best
+
+
+def attack_step(exchange: ExchangeInput, kept: Kept, reserve: int) -> Counted:
+    """What the attacker counts from its kept roll, with ``reserve`` persistent points left."""
+    if _spends(exchange, reserve):
+        return attack_answer(exchange.rules, exchange.attack, kept.faces, reserve)
+    return Counted(kept.bests[0], exchange.attack.wiggle)
 
 
 def unanswered(exchange: ExchangeInput, result: Result) -> Outcome | None:
@@ -247,33 +305,58 @@ def unanswered(exchange: ExchangeInput, result: Result) -> Outcome | None:
 
 
 def defense_step(
-    exchange: ExchangeInput, result: Result, roll: tuple[int, ...], reserve: int
-) -> tuple[DefenseRoll, Outcome]:
-    """What the defender counts from its sorted roll against the attack's result; the outcome."""
+    exchange: ExchangeInput, attack: Result, kept: Kept, reserve: int
+) -> tuple[Counted, Outcome]:
+    """What the defender counts from its kept roll against the attack's result; the outcome.
+
+    Without persistent points to spend, its answer is read off the kept roll
+    (``wiggle.respond`` on what it reaches), armor's points on a missile by ``ranged.armored``.
+    """
     defense = exchange.defense
     assert defense is not None, "only a defender with a pool rolls"
-    answer = defense_answer(exchange.rules, defense, result, roll, reserve, exchange.save)
-    return answer, resolve(result, answer.answer.result, exchange.rules.cuts)
+    rules = exchange.rules
+    if _spends(exchange, reserve):
+        counted = defense_answer(rules, defense, attack, kept.faces, reserve, exchange.save)
+    else:
+        counted = _read_answer(attack, kept, defense.wiggle, exchange.save, rules.cuts)
+    return counted, resolve(attack, counted.result, rules.cuts)
+
+
+def _read_answer(attack: Result, kept: Kept, points: int, save: int, cuts: str) -> Counted:
+    """The policy "best" of the defender, read off a kept roll (levels: ``points``, + ``save``)."""
+
+    def answer(level: int) -> Counted:
+        i = 0 if level == points else 1
+        best = kept.bests[i]
+        response = respond(attack, best, kept.pair_faces[i], cuts)
+        if response == Response.REDUCE:
+            low = kept.lowest_pair(i)
+            assert low is not None, "a cut needs a pair"
+            return Counted(low, level, response=response)
+        return Counted(best, level, response=response)
+
+    counted, used = armored(attack, answer, points, save, cuts)
+    return counted._replace(armor=save) if used else counted
 
 
 # -- sampled --------------------------------------------------------------------------------------
 
 
 def roll_attempt(exchange: ExchangeInput, dice: Dice, a_left: int, d_left: int) -> Attempt:
-    """Roll both sides once: attack dice, then (if the defender answers) defense dice.
+    """Draw both sides' kept rolls once: the attacker's, then (if the defender answers) its own.
 
     ``a_left`` and ``d_left`` are the persistent points the two sides have left.
     """
     attack, defense = exchange.attack, exchange.defense
-    faces = roll_pool(dice, attack.dice, attack.sides)
-    a = attack_step(exchange, tuple(sorted(faces)), a_left)
-    outcome = unanswered(exchange, a.wiggled.result)
+    a_kept = kept_of(exchange, attack, 0, a_left).draw(dice)
+    a = attack_step(exchange, a_kept, a_left)
+    outcome = unanswered(exchange, a.result)
     if outcome is not None:
-        return Attempt(faces, a, outcome)
+        return Attempt(a_kept.faces, a, outcome)
     assert defense is not None, "a defender without a pool does not roll"
-    d_faces = roll_pool(dice, defense.dice, defense.sides)
-    d, outcome = defense_step(exchange, a.wiggled.result, tuple(sorted(d_faces)), d_left)
-    return Attempt(faces, a, outcome, d_faces, d)
+    d_kept = kept_of(exchange, defense, exchange.save, d_left).draw(dice)
+    d, outcome = defense_step(exchange, a.result, d_kept, d_left)
+    return Attempt(a_kept.faces, a, outcome, d_kept.faces, d)
 
 
 def roll_exchange(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
@@ -281,7 +364,7 @@ def roll_exchange(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
 
     Args:
         exchange: the inputs.
-        dice: the combat's stream.
+        dice: the combat's stream (one uniform number per kept roll drawn).
 
     Returns:
         Every attempt and the outcome (a tie still standing after :data:`MAX_TIES` attempts is
@@ -304,21 +387,18 @@ def roll_exchange(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
 # -- exact ----------------------------------------------------------------------------------------
 
 
-def pool_rolls(pool: Pool, keep: str, points: int) -> Distribution[tuple[int, ...]]:
-    """The exact law of the dice of ``pool`` that decide what it reaches with ``points``."""
-    return roll_law(pool.dice, pool.sides, kept_length(pool.dice, keep, points))
-
-
 def attempt_law(exchange: ExchangeInput, a_left: int, d_left: int) -> Distribution[AttemptOutcome]:
     """The exact law of one attempt with ``a_left`` and ``d_left`` persistent points left.
 
-    The attacker's rolls are first read into what it counts (equal results merged), then each is
-    met by every roll of the defender: the same steps as :func:`roll_exchange`.
+    The attacker's kept rolls are first read into what it counts (equal results merged), then
+    each is met by every kept roll of the defender: the same steps as :func:`roll_attempt`, over
+    the same tables.
     """
-    rules, attack, defense = exchange.rules, exchange.attack, exchange.defense
-    points = attack.wiggle + a_left
-    counted = pool_rolls(attack, rules.keep, points).map(
-        lambda roll: _counted(attack_step(exchange, roll, a_left))
+    attack, defense = exchange.attack, exchange.defense
+    counted = (
+        kept_of(exchange, attack, 0, a_left)
+        .law()
+        .map(lambda kept: _counted(attack_step(exchange, kept, a_left)))
     )
 
     def met(a: tuple[Result, int]) -> Distribution[AttemptOutcome]:
@@ -327,21 +407,19 @@ def attempt_law(exchange: ExchangeInput, a_left: int, d_left: int) -> Distributi
         if outcome is not None:
             return Distribution.certain(AttemptOutcome(outcome, spent, 0, False))
         assert defense is not None, "a defender without a pool does not roll"
-        rolls = pool_rolls(defense, rules.keep, defense.wiggle + d_left + exchange.save)
-        return rolls.map(lambda roll: _met(exchange, a, roll, d_left))
+        rolls = kept_of(exchange, defense, exchange.save, d_left).law()
+        return rolls.map(lambda kept: _met(exchange, a, kept, d_left))
 
     return counted.bind(met)
 
 
-def _counted(a: AttackRoll) -> tuple[Result, int]:
-    """The attacker's roll without its dice: its result and persistent points spent."""
-    return a.wiggled.result, a.extra
+def _counted(a: Counted) -> tuple[Result, int]:
+    """What the attacker counts, as the defender sees it: its result and persistent points spent."""
+    return a.result, a.extra
 
 
-def _met(
-    exchange: ExchangeInput, a: tuple[Result, int], roll: tuple[int, ...], d_left: int
-) -> AttemptOutcome:
-    d, outcome = defense_step(exchange, a[0], roll, d_left)
+def _met(exchange: ExchangeInput, a: tuple[Result, int], kept: Kept, d_left: int) -> AttemptOutcome:
+    d, outcome = defense_step(exchange, a[0], kept, d_left)
     return AttemptOutcome(outcome, a[1], d.extra, True)
 
 

@@ -25,7 +25,7 @@ from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, F, LastingEffect
 from sim.rules.prop3.cluster import Cluster
 from sim.rules.prop3.damage import track
 from sim.rules.prop3.exchange import ExchangeInput, ExchangeOutcome, roll_exchange
-from sim.rules.prop3.wiggle import in_rolled_order
+from sim.rules.prop3.spending import attack_wiggle, defense_wiggle
 
 if TYPE_CHECKING:
     from sim.engine.combat import Combat
@@ -253,9 +253,13 @@ class Fight(Generic[F]):
     ) -> None:
         """Emit one attempt (the ``exchange`` event the narration reads)."""
         attack, defense = exchange.attack, exchange.defense
-        answer = attempt.defense
+        rules = exchange.rules
+        counted = attempt.defense
         d_faces = attempt.d_faces
-        wiggled = attempt.attack.wiggled
+        wiggled = attack_wiggle(rules, attack, attempt.faces, attempt.attack)
+        answer = None
+        if counted is not None and d_faces is not None and defense is not None:
+            answer = defense_wiggle(rules, defense, attempt.attack.result, d_faces, counted)
         self.combat.emit(
             "exchange",
             attacker,
@@ -266,18 +270,14 @@ class Fight(Generic[F]):
             sides=attack.sides,
             wiggle=attack.wiggle,
             faces=list(attempt.faces),
-            wiggled=list(in_rolled_order(attempt.faces, wiggled.faces)),
-            result=str(wiggled.result),
+            wiggled=list(wiggled.faces),
+            result=str(attempt.attack.result),
             d_dice=0 if defense is None else defense.dice,
             d_sides=0 if defense is None else defense.sides,
             d_wiggle=0 if defense is None else defense.wiggle,
             d_faces=None if d_faces is None else list(d_faces),
-            d_wiggled=(
-                None
-                if answer is None or d_faces is None
-                else list(in_rolled_order(d_faces, answer.answer.wiggled.faces))
-            ),
-            d_result=None if answer is None else str(answer.answer.result),
+            d_wiggled=None if answer is None else list(answer.wiggled.faces),
+            d_result=None if counted is None else str(counted.result),
             outcome=attempt.outcome.value,
             automatic=exchange.automatic,
         )

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from sim.rules.prop3.character import INITIATIVE, P3Fighter, pool_dice, stat_now
-from sim.rules.prop3.pool import Result, can_crit, only_ones, read_roll, roll_pool
+from sim.rules.prop3.kept import drawn_length, kept_rolls
+from sim.rules.prop3.pool import Result, can_crit, only_ones
 
 if TYPE_CHECKING:
     from sim.engine.dice import Dice
@@ -34,12 +35,21 @@ T = TypeVar("T")
 
 
 def initiative_roll(fighter: P3Fighter, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:
-    """Roll a combatant's initiative pool and read it."""
+    """Draw a combatant's initiative roll and read it (no wiggle points); its kept dice."""
     profile = fighter.state.profile
-    faces = roll_pool(dice, pool_dice(fighter, profile, INITIATIVE), profile.sides[INITIATIVE])
+    count = pool_dice(fighter, profile, INITIATIVE)
     stat = stat_now(fighter, profile, INITIATIVE)
-    read = read_roll(faces, keep=keep, crit_allowed=can_crit(stat), only_ones=only_ones(stat))
-    return read, faces
+    rolls = kept_rolls(
+        count,
+        profile.sides[INITIATIVE],
+        drawn_length(count, profile.sides[INITIATIVE], keep, 0),
+        (0,),
+        keep,
+        can_crit(stat),
+        only_ones(stat),
+    )
+    kept = rolls.draw(dice)
+    return kept.bests[0], kept.faces
 
 
 def rank(fighters: list[T], roll: Callable[[T], Result], depth: int = 0) -> list[T]:

@@ -25,6 +25,12 @@ def _initiative(e: TraceEvent) -> str:
     return f"{e.actor}: initiative roll {e.data['faces']} -> {e.data['result']}"
 
 
+def _pool(dice: int, sides: int, wiggle: int, faces: list[int]) -> str:
+    """``5d8 +1 wiggle: [2, 2, 4]``, saying which dice were kept when not all of them."""
+    kept = "" if len(faces) == dice else f", lowest {len(faces)}"
+    return f"{dice}d{sides} +{wiggle} wiggle{kept}: {faces}"
+
+
 def _declare(e: TraceEvent) -> str:
     d = e.data
     if not d["can_defend"]:
@@ -42,17 +48,15 @@ def _declare(e: TraceEvent) -> str:
 def _exchange(e: TraceEvent) -> str:
     d = e.data
     line = (
-        f"  {e.actor} rolls {d['dice']}d{d['sides']} +{d['wiggle']} wiggle: {d['faces']}"
+        f"  {e.actor} rolls {_pool(d['dice'], d['sides'], d['wiggle'], d['faces'])}"
         f" -> {d['wiggled']}: {d['result']}"
     )
     if d["automatic"]:
         return f"{line}; it hits automatically: {d['outcome'].replace('_', ' ')}"
     if d["d_faces"] is not None:
         verb = _VERB[d["defense"]]
-        line += (
-            f"; {e.target} {verb} {d['d_dice']}d{d['d_sides']} +{d['d_wiggle']}"
-            f" wiggle: {d['d_faces']} -> {d['d_wiggled']}: {d['d_result']}"
-        )
+        pool = _pool(d["d_dice"], d["d_sides"], d["d_wiggle"], d["d_faces"])
+        line += f"; {e.target} {verb} {pool} -> {d['d_wiggled']}: {d['d_result']}"
     return f"{line} => {d['outcome'].replace('_', ' ')}"
 
 

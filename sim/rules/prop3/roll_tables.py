@@ -23,13 +23,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
 import numpy as np
 
-from sim.engine.distribution import Distribution
 from sim.rules.prop3.pool import (
     FACE_BASE,
     KEEP_MODES,
@@ -348,31 +346,26 @@ def kept_length(dice: int, keep: str, points: int) -> int:
 
 
 MAX_EXACT_DICE = 18
-"""The largest pool :func:`roll_law` gives exactly (:func:`prefix_counts` is exact up to it)."""
+"""The largest pool whose rolls are counted exactly (:func:`prefix_counts` is exact up to it)."""
 
 
-@lru_cache(maxsize=1024)
-def roll_law(dice: int, sides: int, length: int) -> Distribution[tuple[int, ...]]:
-    """The exact law of the lowest ``length`` dice of ``dice`` d``sides``, sorted.
+def row_readings(
+    rows: np.ndarray, sides: int, points: int, keep: str, crit_allowed: bool, only_ones: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """What each sorted roll (or prefix, :func:`kept_length` long) reaches with ``points``.
 
-    The rolls the exact answers of an exchange are summed over (each weighed by how many ordered
-    rolls start with it): with ``length`` from :func:`kept_length`, the wiggle searches give the
-    same answer on it as on the whole roll.
-
-    Raises:
-        ValueError: for an impossible pool, or one too large to count exactly.
+    The rows of :func:`sorted_tuples`, read one by one as :func:`table` reads them (the same
+    searches): returns the rank of the best result the attacker's policy "best" reaches and the
+    face of the lowest pair the roller can count (0: none), row by row.
     """
-    check_pool(dice, sides, 0)
-    if not 0 <= length <= dice:
-        raise ValueError(f"cannot keep {length} of {dice} dice")
-    if dice > MAX_EXACT_DICE or sides**dice >= 2**53:
-        raise ValueError(f"{dice}d{sides} is too large for an exact law of its rolls")
-    if length == 0:
-        return Distribution.certain(())
-    prefixes = sorted_tuples(sides, length)
-    counts = prefix_counts(prefixes, dice, sides)
-    total = sides**dice
-    weights = [Fraction(int(count), total) for count in counts]
-    assert sum(weights) == 1, "the prefixes of a roll cover every roll once"
-    rolls = (tuple(int(face) for face in row) for row in prefixes[0])
-    return Distribution.of(zip(rolls, weights, strict=True))
+    n = rows.shape[1]
+    if n == 1 or only_ones:
+        hit = rows[:, 0].astype(np.int64) - 1 <= points
+        return np.where(hit, ONES.rank, 0), np.where(hit, 1, 0)
+    if n == 2 or keep not in KEEP_MODES:
+        return _eval_scalar(
+            [tuple(int(f) for f in row) for row in rows], sides, points, keep, crit_allowed, False
+        )
+    if keep == "lowest_three":
+        return _eval_lowest_three(rows, sides, points, crit_allowed)
+    return _eval_best_set(rows, points, crit_allowed)

@@ -35,8 +35,8 @@ from sim.rules.prop3.pool import (
     Result,
     resolve,
 )
-from sim.rules.prop3.ranged import missile_defense
-from sim.rules.prop3.wiggle import AttackerPolicy, DefenderPolicy, Defense, Wiggled
+from sim.rules.prop3.ranged import armored
+from sim.rules.prop3.wiggle import AttackerPolicy, DefenderPolicy, Defense, Response, Wiggled
 
 if TYPE_CHECKING:
     from sim.rules.prop3.exchange import ExchangeRules
@@ -85,36 +85,28 @@ def defender_best(
     )
 
 
-class AttackRoll(NamedTuple):
-    """What the attacker counts.
+class Counted(NamedTuple):
+    """What one side counts in an attempt.
 
     Attributes:
-        wiggled: its wiggled roll and result (the dice sorted, as the roll was read).
-        extra: persistent points (advantages, skill focuses) it spent on top of its combat points.
+        result: the result it counts (the defender's: its best, or the lowest pair it cuts a
+            critical with).
+        points: the wiggle points of the search that found it (combat, persistent and armor
+            points): :func:`attack_wiggle` and :func:`defense_wiggle` wiggle the dice again with
+            them, for the narration.
+        extra: persistent points (advantages, skill focuses) it spent.
+        armor: armor points it used against a missile.
+        response: the defender's response (None for the attacker).
     """
 
-    wiggled: Wiggled
-    extra: int = 0
-
-
-class DefenseRoll(NamedTuple):
-    """What the defender counts.
-
-    Attributes:
-        answer: its response and wiggled roll (the dice sorted, as the roll was read).
-        extra: persistent points it spent on top of its combat points (and armor's).
-        armor: armor points its answer with its combat points alone used against a missile
-            (``ranged.missile_defense``; the trace's ``armor_save``).
-    """
-
-    answer: Defense
+    result: Result
+    points: int
     extra: int = 0
     armor: int = 0
+    response: Response | None = None
 
 
-def attack_answer(
-    rules: ExchangeRules, pool: Pool, roll: tuple[int, ...], reserve: int
-) -> AttackRoll:
+def attack_answer(rules: ExchangeRules, pool: Pool, roll: tuple[int, ...], reserve: int) -> Counted:
     """The attacker's roll: its best with the combat points, then persistent points by the option.
 
     Args:
@@ -127,47 +119,75 @@ def attack_answer(
     sides, points, crit, ones = pool.sides, pool.wiggle, pool.crit_allowed, pool.only_ones
     wiggled = attacker_best(policy, roll, sides, points, keep, crit, ones)
     if not reserve or rules.spending == "never":
-        return AttackRoll(wiggled)
+        return Counted(wiggled.result, points)
     if rules.spending == "always":
         more = attacker_best(policy, roll, sides, points + reserve, keep, crit, ones)
         if more.result > wiggled.result:
-            return AttackRoll(more, more.spent - points)
-        return AttackRoll(wiggled)
+            return Counted(more.result, points + reserve, more.spent - points)
+        return Counted(wiggled.result, points)
     if wiggled.result.kind != NO_SET:
-        return AttackRoll(wiggled)
+        return Counted(wiggled.result, points)
     for extra in range(1, reserve + 1):
         more = attacker_best(policy, roll, sides, points + extra, keep, crit, ones)
         if more.result.kind != NO_SET:
-            return AttackRoll(more, more.spent - points)
-    return AttackRoll(wiggled)
+            return Counted(more.result, points + extra, more.spent - points)
+    return Counted(wiggled.result, points)
+
+
+def attack_wiggle(
+    rules: ExchangeRules, pool: Pool, roll: tuple[int, ...], counted: Counted
+) -> Wiggled:
+    """The wiggle of the attacker's roll that gave what it counts (for the narration)."""
+    policy = rules.attack_policy
+    return attacker_best(
+        policy, roll, pool.sides, counted.points, rules.keep, pool.crit_allowed, pool.only_ones
+    )
+
+
+def defense_wiggle(
+    rules: ExchangeRules, pool: Pool, attack: Result, roll: tuple[int, ...], counted: Counted
+) -> Defense:
+    """The defender's answer that gave what it counts, with its wiggle (for the narration)."""
+    return defender_best(
+        rules.defense_policy,
+        attack,
+        roll,
+        pool.sides,
+        counted.points,
+        rules.keep,
+        pool.crit_allowed,
+        pool.only_ones,
+        rules.cuts,
+    )
 
 
 def _answer(
     rules: ExchangeRules, pool: Pool, attack: Result, roll: tuple[int, ...], points: int, save: int
-) -> tuple[Defense, int]:
-    """The policy's answer with ``points``, and the armor points it used (missiles only)."""
+) -> Counted:
+    """The policy's answer with ``points``, and armor's against a missile if it fails."""
     keep, cuts = rules.keep, rules.cuts
     sides, crit, ones = pool.sides, pool.crit_allowed, pool.only_ones
-    if save:
-        answer = missile_defense(
-            attack,
-            roll,
-            sides,
-            points,
-            save_points=save,
-            keep=keep,
-            crit_allowed=crit,
-            only_ones=ones,
-            cuts=cuts,
-        )
-        return answer.defense, save if answer.armor_used else 0
     policy = rules.defense_policy
-    return defender_best(policy, attack, roll, sides, points, keep, crit, ones, cuts), 0
+
+    def answer(level: int) -> Counted:
+        got = defender_best(policy, attack, roll, sides, level, keep, crit, ones, cuts)
+        return Counted(got.result, level, response=got.response)
+
+    counted, used = armored(attack, answer, points, save, cuts)
+    return counted._replace(armor=save) if used else counted
 
 
-def _spent(more: Defense, points: int, armor: int) -> int:
+def _spent(
+    more: Counted,
+    points: int,
+    roll: tuple[int, ...],
+    rules: ExchangeRules,
+    pool: Pool,
+    attack: Result,
+) -> int:
     """Persistent points a better answer takes: what it spent beyond the combat and armor points."""
-    return max(0, more.wiggled.spent - points - armor)
+    spent = defense_wiggle(rules, pool, attack, roll, more).wiggled.spent
+    return max(0, spent - points - more.armor)
 
 
 def defense_answer(
@@ -177,7 +197,7 @@ def defense_answer(
     roll: tuple[int, ...],
     reserve: int,
     save: int = 0,
-) -> DefenseRoll:
+) -> Counted:
     """The defender's answer to a seen attack: combat points, then persistent points by the option.
 
     Args:
@@ -189,25 +209,25 @@ def defense_answer(
         save: armor points against a missile, used only if the defense fails.
     """
     points = pool.wiggle
-    answer, armor = _answer(rules, pool, attack, roll, points, save)
+    answer = _answer(rules, pool, attack, roll, points, save)
     if not reserve or rules.spending == "never":
-        return DefenseRoll(answer, 0, armor)
+        return answer
     cuts = rules.cuts
     outcome = resolve(attack, answer.result, cuts)
     if outcome not in FAILED_DEFENSES:
-        return DefenseRoll(answer, 0, armor)
+        return answer
     base = DEFENSE_RANK[outcome]
     if rules.spending == "always":
-        more, used = _answer(rules, pool, attack, roll, points + reserve, save)
+        more = _answer(rules, pool, attack, roll, points + reserve, save)
         if DEFENSE_RANK[resolve(attack, more.result, cuts)] > base:
-            return DefenseRoll(more, _spent(more, points, used), armor)
-        return DefenseRoll(answer, 0, armor)
-    reduced: DefenseRoll | None = None
+            return more._replace(extra=_spent(more, points, roll, rules, pool, attack))
+        return answer
+    reduced: Counted | None = None
     for extra in range(1, reserve + 1):
-        more, used = _answer(rules, pool, attack, roll, points + extra, save)
+        more = _answer(rules, pool, attack, roll, points + extra, save)
         got: Outcome = resolve(attack, more.result, cuts)
         if got in (DEFENDED, CRITICAL_DEFENSE):
-            return DefenseRoll(more, _spent(more, points, used), armor)
+            return more._replace(extra=_spent(more, points, roll, rules, pool, attack))
         if reduced is None and DEFENSE_RANK[got] > base and got != TIE:
-            reduced = DefenseRoll(more, _spent(more, points, used), armor)
-    return reduced if reduced is not None else DefenseRoll(answer, 0, armor)
+            reduced = more._replace(extra=_spent(more, points, roll, rules, pool, attack))
+    return reduced if reduced is not None else answer
