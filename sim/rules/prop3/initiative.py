@@ -7,7 +7,14 @@ everyone rolls Agility (Speed) (the ``initiative`` skill's die, else the race's 
 option ``initiative_substat``) at the start of the fight; the better result (``pool.Result``
 order: triple > pair > nothing, lower better) goes first and the order is kept all fight (option
 ``initiative: round`` rolls again every round). Equal results are rolled again among those tied,
-until they are ordered, like the full ties of opposed rolls.
+until they are ordered, like the full ties of opposed rolls ("re-roll if these are tied").
+
+A pool of no dice (Agility 1 with a Speed disadvantage, say) rolls nothing, and re-rolling can
+never tell two of them apart: such combatants do not roll. They act after everyone who rolled
+(a pool of no dice reads as nothing, which every pool with a die beats sooner or later), in the
+order the scenario lists them, or in an order drawn at random once (option
+``initiative_no_dice``: ``listed``, ``random``). So no roll-off is between pools that cannot
+differ; :data:`MAX_ROLL_OFFS` remains a safety net.
 
 A combatant takes its turn (its one action of the round) in this order. Skipping a turn (tactic
 ``move_up``) swaps it with the combatant just above it once the round is over.
@@ -26,18 +33,26 @@ if TYPE_CHECKING:
     from sim.engine.dice import Dice
 
 MAX_ROLL_OFFS = 100
-"""Roll-offs among tied combatants before scenario order decides (only pools that cannot differ,
-such as two pools of no dice, tie that often)."""
+"""Roll-offs among tied combatants before scenario order decides (a safety net: pools with dice
+differ sooner or later, and pools of no dice do not roll)."""
+
+NO_DICE_ORDERS = ("listed", "random")
+"""The values of the option ``initiative_no_dice``; the first is the default."""
 
 
 #: Whatever is ordered by initiative (combatants; anything in the tests).
 T = TypeVar("T")
 
 
+def initiative_dice(fighter: P3Fighter) -> int:
+    """The dice of a combatant's initiative pool (``pool.pool_size`` of its sub-stat)."""
+    return pool_dice(fighter, fighter.state.profile, INITIATIVE)
+
+
 def initiative_roll(fighter: P3Fighter, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:
     """Draw a combatant's initiative roll and read it (no wiggle points); its kept dice."""
     profile = fighter.state.profile
-    count = pool_dice(fighter, profile, INITIATIVE)
+    count = initiative_dice(fighter)
     stat = stat_now(fighter, profile, INITIATIVE)
     rolls = kept_rolls(
         count,
@@ -50,6 +65,22 @@ def initiative_roll(fighter: P3Fighter, dice: Dice, keep: str) -> tuple[Result, 
     )
     kept = rolls.draw(dice)
     return kept.bests[0], kept.faces
+
+
+def without_dice(fighters: list[T], how: str, dice: Dice) -> list[T]:
+    """The order of combatants whose initiative pools have no dice (option ``initiative_no_dice``).
+
+    ``listed``: the scenario's order; ``random``: one shuffle on the combat's dice (none for a
+    single combatant).
+    """
+    if how not in NO_DICE_ORDERS:
+        raise ValueError(f"unknown initiative_no_dice {how!r}")
+    order = list(fighters)
+    if how == "random":
+        for i in range(len(order) - 1, 0, -1):
+            j = dice.index(i + 1)
+            order[i], order[j] = order[j], order[i]
+    return order
 
 
 def rank(fighters: list[T], roll: Callable[[T], Result], depth: int = 0) -> list[T]:

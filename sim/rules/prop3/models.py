@@ -202,6 +202,12 @@ class Prop3Options(RangeOptions):
         "round: rolled again at the start of every round.",
     )
     initiative_substat: SubStat = Field("speed", description="Sub-stat of the initiative roll.")
+    initiative_no_dice: Literal["listed", "random"] = Field(
+        "listed",
+        description="Combatants whose initiative pools have no dice do not roll (re-rolling "
+        "cannot tell them apart): they act after everyone who rolled, in the order the scenario "
+        "lists them (listed), or in an order drawn at random once (random).",
+    )
     start_distance: float = Field(
         0.0, ge=0, le=100_000, description="Feet between consecutive sides at the start."
     )

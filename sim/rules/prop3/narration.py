@@ -22,6 +22,8 @@ def time_label(t: float) -> str:
 
 
 def _initiative(e: TraceEvent) -> str:
+    if not e.data["faces"]:
+        return f"{e.actor}: no initiative dice (acts after everyone who rolls)"
     return f"{e.actor}: initiative roll {e.data['faces']} -> {e.data['result']}"
 
 

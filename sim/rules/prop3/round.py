@@ -32,10 +32,17 @@ from sim.rules.prop3.character import AIM_ALWAYS, AIM_FIRST, P3Fighter
 from sim.rules.prop3.counters import counter_attack
 from sim.rules.prop3.damage import out
 from sim.rules.prop3.fight import Fight
-from sim.rules.prop3.initiative import initiative_roll, move_up, rank
+from sim.rules.prop3.initiative import (
+    initiative_dice,
+    initiative_roll,
+    move_up,
+    rank,
+    without_dice,
+)
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.missiles import missile_attack, shot_reach
 from sim.rules.prop3.models import Rules
+from sim.rules.prop3.pool import NOTHING
 
 
 class RoundFight(Fight[P3Fighter]):
@@ -82,12 +89,15 @@ class Prop3Rounds:
         rules: the hot-path rule options.
         round_s: game seconds in a round.
         every_round: roll initiative again every round.
+        no_dice: how combatants whose initiative pools have no dice are ordered
+            (``initiative_no_dice``).
     """
 
     __slots__ = (
         "combat",
         "every_round",
         "fight",
+        "no_dice",
         "order",
         "round_s",
         "round_t",
@@ -97,7 +107,12 @@ class Prop3Rounds:
     )
 
     def __init__(
-        self, combat: Combat[P3Fighter], rules: Rules, round_s: float, every_round: bool
+        self,
+        combat: Combat[P3Fighter],
+        rules: Rules,
+        round_s: float,
+        every_round: bool,
+        no_dice: str = "listed",
     ) -> None:
         self.combat = combat
         self.fight = RoundFight(combat, rules)
@@ -105,6 +120,7 @@ class Prop3Rounds:
         self.round_t = round_s * SEGMENTS_PER_SECOND
         self.rounds = int(combat.time_limit_s / round_s + 1e-9)
         self.every_round = every_round
+        self.no_dice = no_dice
         self.order: list[P3Fighter] = []
         self.skipped: list[P3Fighter] = []
         self.tracing = combat.trace is not None
@@ -126,10 +142,15 @@ class Prop3Rounds:
         combat.finish("time_limit", combat.time_limit_s)
 
     def roll_initiative(self) -> None:
-        """Everyone still in the fight rolls; the order is the results', best first."""
+        """Everyone still in the fight rolls; the order is the results', best first.
+
+        Combatants whose pools have no dice do not roll: they come last (``initiative.py``).
+        """
         fight = self.fight
         dice, keep = fight.dice, fight.rules.keep
         able = [f for f in self.combat.fighters if f.out is None]
+        rolling = [f for f in able if initiative_dice(f) > 0]
+        idle = [f for f in able if initiative_dice(f) <= 0]
         tracing = self.tracing
 
         def roll(f: P3Fighter):
@@ -139,7 +160,11 @@ class Prop3Rounds:
                 self.combat.emit("initiative", f, faces=list(faces), result=str(result))
             return result
 
-        self.set_order(rank(able, roll))
+        for f in idle:
+            f.init = NOTHING
+            if tracing:
+                self.combat.emit("initiative", f, faces=[], result="no dice")
+        self.set_order(rank(rolling, roll) + without_dice(idle, self.no_dice, dice))
 
     def set_order(self, order: list[P3Fighter]) -> None:
         """Set the initiative order (highest first)."""

@@ -37,6 +37,7 @@ class Prop3Prepared:
         self.rules = Rules(options)
         self.round_s = options.round_s
         self.every_round = options.initiative == "round"
+        self.no_dice = options.initiative_no_dice
         self.roster = []
         for spec in scenario.combatants:
             model = cast(Prop3Combatant, spec.stats)  # validated with combatant_model
@@ -54,7 +55,7 @@ class Prop3Prepared:
 
     def rounds(self, combat: Combat) -> Prop3Rounds:
         """The round process of one combat, set up but not started (for tests and notebooks)."""
-        return Prop3Rounds(combat, self.rules, self.round_s, self.every_round)
+        return Prop3Rounds(combat, self.rules, self.round_s, self.every_round, self.no_dice)
 
     def start(self, combat: Combat) -> None:
         """Start the round process."""
