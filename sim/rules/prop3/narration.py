@@ -33,6 +33,11 @@ def _pool(dice: int, sides: int, wiggle: int, faces: list[int]) -> str:
     return f"{dice}d{sides} +{wiggle} wiggle{kept}: {faces}"
 
 
+def _wiggled(faces: list[int], spent: int) -> str:
+    """``[2, 2, 3] (1 spent)``: the dice as counted, and the wiggle points it took to get there."""
+    return f"{faces} ({spent} spent)" if spent else f"{faces}"
+
+
 def _declare(e: TraceEvent) -> str:
     d = e.data
     if not d["can_defend"]:
@@ -51,14 +56,15 @@ def _exchange(e: TraceEvent) -> str:
     d = e.data
     line = (
         f"  {e.actor} rolls {_pool(d['dice'], d['sides'], d['wiggle'], d['faces'])}"
-        f" -> {d['wiggled']}: {d['result']}"
+        f" -> {_wiggled(d['wiggled'], d['spent'])}: {d['result']}"
     )
     if d["automatic"]:
         return f"{line}; it hits automatically: {d['outcome'].replace('_', ' ')}"
     if d["d_faces"] is not None:
         verb = _VERB[d["defense"]]
         pool = _pool(d["d_dice"], d["d_sides"], d["d_wiggle"], d["d_faces"])
-        line += f"; {e.target} {verb} {pool} -> {d['d_wiggled']}: {d['d_result']}"
+        wiggled = _wiggled(d["d_wiggled"], d["d_spent"])
+        line += f"; {e.target} {verb} {pool} -> {wiggled}: {d['d_result']}"
     return f"{line} => {d['outcome'].replace('_', ' ')}"
 
 
