@@ -25,7 +25,7 @@ on a fleer, cover, point-blank shots) are in :mod:`~sim.rules.target10.hybrid`'s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sim.engine.combat import SEGMENTS_PER_SECOND
 from sim.engine.dice import DiceExpr
@@ -34,6 +34,7 @@ from sim.rules.target10.movements import run_paces
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
+    from sim.rules.target10.hybrid import HybridState, HybridStats
     from sim.rules.target10.models import MovementOptions, RangedWeapon, Skirmisher
 
 #: The replay's verbs: Target 10's own names of the movements.
@@ -123,16 +124,22 @@ class Target10Space:
 
     distance_unit = "paces"
 
-    def reach(self, stats: Any) -> float:
+    def reach(self, stats: HybridStats) -> float:
         """The melee weapon's reach."""
-        space: Reach = stats.space
-        return space.reach
+        return stats.space.reach
 
-    def shot_range(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> float:
+    def shot_range(
+        self, clock: AcsClock[HybridStats, HybridState], me: AcsFighter[HybridStats, HybridState]
+    ) -> float:
         """The ranged weapon's range while it has ammunition; 0 without one or with none left."""
         return me.stats.space.range if me.state.ammo != 0 else 0.0
 
-    def step(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], movement: str) -> float:
+    def step(
+        self,
+        clock: AcsClock[HybridStats, HybridState],
+        me: AcsFighter[HybridStats, HybridState],
+        movement: str,
+    ) -> float:
         """One action's share of a Charge or Advance (closing), a Flee, or a Withdraw.
 
         A Charge lasts from the action that moves so until its next attack is resolved (the
@@ -151,7 +158,10 @@ class Target10Space:
         return per_action(paces, clock.options.round_seconds, me.actions)
 
     def ready_shot(
-        self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
+        self,
+        clock: AcsClock[HybridStats, HybridState],
+        me: AcsFighter[HybridStats, HybridState],
+        target: AcsFighter[HybridStats, HybridState],
     ) -> bool:
         """True (this action reloads) while its firearm is still loading after the last shot."""
         state = me.state
@@ -169,7 +179,7 @@ class Target10Space:
             )
         return True
 
-    def movement_word(self, me: AcsFighter[Any, Any], movement: str) -> str:
+    def movement_word(self, me: AcsFighter[HybridStats, HybridState], movement: str) -> str:
         """``charges`` or ``advances`` (closing, by tactic ``close``), ``flees``, ``withdraws``."""
         if movement == CLOSE:
             return CHARGES if me.stats.space.charges else ADVANCES
