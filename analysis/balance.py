@@ -41,6 +41,7 @@ from scipy.stats import norm
 from analysis.sweep import Parameter, plan_sweep, run_sweep
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
 from sim.rules.wording import possessive
+from sim.run.choices import Execution
 from sim.run.records import combat_columns
 from sim.run.summary import wilson_interval
 from sim.scenario.loader import load_scenario
@@ -377,7 +378,7 @@ def find_balance(
     refine_runs: int | None = None,
     seed: int | None = None,
     label: str | None = None,
-    **options: Any,
+    execution: Execution | None = None,
 ) -> BalanceResult:
     """Find the value of ``path`` where ``side``'s win rate equals ``target``.
 
@@ -395,7 +396,7 @@ def find_balance(
         seed: the seed (default: the scenario's); the same at every value.
         label: the parameter's name in tables and plots (default: the ``label`` the
             scenario's sweep gives this path, else the path).
-        **options: passed on to :func:`sim.run.api.simulate` (e.g. ``workers=``).
+        execution: how each value's combats are played (workers, scheduler, chunk size).
 
     Raises:
         ScenarioError: the path or a value in the range does not give a valid scenario.
@@ -429,9 +430,10 @@ def find_balance(
     current, integer, low, high = _search_range(scenario, path, low, high)
     notes: list[str] = []
 
-    locate, locate_wins = _play(
-        scenario, path, label, _grid(low, high, points, integer), runs, seed, side
-    )
+    def play(values: list[Any], combats: int) -> tuple[pd.DataFrame, np.ndarray]:
+        return _play(scenario, path, label, values, combats, seed, side, execution)
+
+    locate, locate_wins = play(_grid(low, high, points, integer), runs)
     rates = locate["win_rate"]
     if (locate["ci_high"] < target).all() or (locate["ci_low"] > target).all():
         raise BalanceError(
@@ -443,7 +445,7 @@ def find_balance(
         )
     centre, half = _window(locate, locate_wins, target, low, high, points, integer)
     grid_values = _measuring_grid(centre, half, low, high, points, integer)
-    grid, wins = _play(scenario, path, label, grid_values, refine_runs, seed, side)
+    grid, wins = play(grid_values, refine_runs)
     fit = fit_logistic(grid["value"].to_numpy(), wins, degree=_degree(grid_values))
     value = fit.crossing(target)
     if value is not None and not grid["value"].min() <= value <= grid["value"].max():
@@ -451,7 +453,7 @@ def find_balance(
         centre = min(max(value, low), high)
         notes.append(f"re-measured around {_show(centre)} (the first window missed the crossing)")
         grid_values = _measuring_grid(centre, half, low, high, points, integer)
-        grid, wins = _play(scenario, path, label, grid_values, refine_runs, seed, side)
+        grid, wins = play(grid_values, refine_runs)
         fit = fit_logistic(grid["value"].to_numpy(), wins, degree=_degree(grid_values))
         value = fit.crossing(target)
     interval = fit.interval(target) if value is not None else (-math.inf, math.inf)
@@ -644,10 +646,11 @@ def _play(
     runs: int,
     seed: int,
     side: str,
+    execution: Execution | None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """Play ``runs`` combats at each value (common random numbers); the win-rate table."""
     plan = plan_sweep(scenario, [Parameter(label, path, tuple(values))], runs=runs)
-    result = run_sweep(plan, runs=runs, seed=seed)
+    result = run_sweep(plan, runs=runs, seed=seed, execution=execution)
     table = result.outcomes.pivot(index="combat", columns="point", values="winner")
     wins = (table.to_numpy() == side).astype(float)
     rows = []

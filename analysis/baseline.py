@@ -45,6 +45,7 @@ from analysis.compare import (
     points,
 )
 from sim.engine.errors import CommandError
+from sim.engine.reading import NotAFile, read_regular
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
 from sim.run.records import DRAW
@@ -218,9 +219,11 @@ def read_baseline(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     redo = "re-record it with `combatsim baseline`"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path).decode("utf-8"))
     except FileNotFoundError:
         raise BaselineError(f"{path}: no such baseline file") from None
+    except NotAFile as exc:
+        raise BaselineError(f"{path}: {exc.strerror}; give a baseline file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BaselineError(f"{path}: not a readable JSON baseline ({exc}); {redo}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -398,12 +401,12 @@ def find_baselines(paths: Iterable[str | Path]) -> list[Path]:
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
                 found.extend(Path(root) / f for f in sorted(files) if f.endswith(SUFFIX))
         elif path.name.endswith(SUFFIX):
-            if not path.is_file():
+            if not path.exists():
                 raise BaselineError(f"{path}: no such baseline file")
-            found.append(path)
-        elif path.is_file():
+            found.append(path)  # read_baseline refuses a pipe or a device, never waits on it
+        elif path.exists():
             candidate = baseline_path(path)
-            if not candidate.is_file():
+            if not candidate.exists():
                 raise BaselineError(
                     f"{path}: no baseline ({candidate.name}); record one with "
                     f"`combatsim baseline {path}`"
@@ -434,7 +437,7 @@ def scenario_of(path: Path, baseline: dict[str, Any]) -> Path:
             "a baseline names its scenario by a path inside its own folder. Re-record it with "
             "`combatsim baseline SCENARIO`"
         )
-    if not candidate.is_file():
+    if not candidate.exists():
         raise BaselineError(f"{path}: its scenario {path.parent / name} does not exist")
     return path.parent / name
 

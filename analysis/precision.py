@@ -24,9 +24,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sim.run.api import RunResult, simulate
+from sim.run.api import Execution, RunResult, simulate
 from sim.run.runner import range_records
 from sim.run.summary import summarize, wilson_interval
 from sim.run.tables import outcomes_frame
@@ -178,7 +178,7 @@ def run_to_precision(
     max_runs: int = DEFAULT_MAX_RUNS,
     batch: int = DEFAULT_BATCH,
     on_batch: Callable[[int, float], None] | None = None,
-    **engine: Any,
+    execution: Execution | None = None,
 ) -> PreciseRunResult:
     """Play batches of one seed stream until every side's win-rate interval is narrow enough.
 
@@ -193,13 +193,15 @@ def run_to_precision(
         max_runs: the cap on combats.
         batch: combats per batch.
         on_batch: called after each batch with the combats played and the widest half-width.
-        **engine: how the batches are played (``workers``, ``scheduler``, ``chunk_size``).
+        execution: how the batches are played (workers, scheduler, chunk size).
     """
     scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     seed = scenario.seed if seed is None else seed
 
     def run_range(start: int, stop: int) -> pd.DataFrame:
-        return simulate(scenario, runs=stop - start, seed=seed, first=start, **engine).outcomes
+        return simulate(
+            scenario, runs=stop - start, seed=seed, first=start, execution=execution
+        ).outcomes
 
     ran = run_until_precise(
         run_range, win_rate_intervals(scenario.side_names), precision, max_runs, batch, on_batch

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ from analysis.sensitivity import (
 )
 from analysis.sensitivity_plan import StudyPlan, StudyPoint, plan_study
 from sim.engine.errors import CommandError
-from sim.run.api import RunResult, simulate
+from sim.run.api import Execution, RunResult, Storage, simulate
 from sim.run.files import write_text
 from sim.run.runner import DEFAULT_CHUNK
 from sim.run.summary import wilson_interval
@@ -246,7 +246,8 @@ def run_study(
     *,
     fresh: bool = False,
     on_point: Callable[[StudyPoint], None] | None = None,
-    **options: Any,
+    execution: Execution | None = None,
+    force: bool = False,
 ) -> Study:
     """Play every point of a study (only what is missing in ``out``) and analyse it.
 
@@ -255,8 +256,9 @@ def run_study(
         out: a folder to stream the points into and continue from (None: in memory).
         fresh: start over in ``out`` instead of continuing the study found there.
         on_point: called after each point (progress).
-        **options: passed on to :func:`sim.run.api.simulate` (``workers``, ``scheduler``,
-            ``chunk_size``, ``force``).
+        execution: how the points are played (workers, scheduler; its chunk size caps each
+            point's, see :func:`chunk_size_for`).
+        force: write into an ``out`` that holds files combatsim did not write.
 
     Raises:
         StudyMismatch: ``out`` holds a different study and ``fresh`` is not set.
@@ -265,11 +267,12 @@ def run_study(
     folder = Path(out) if out is not None else None
     if folder is not None:
         _open(folder, plan, fresh)
-    chunk_size = options.pop("chunk_size", None) or DEFAULT_CHUNK
+    execution = execution if execution is not None else Execution()
+    chunk_size = execution.chunk_size or DEFAULT_CHUNK
     wins: dict[int, np.ndarray] = {}
     base_outcomes: pd.DataFrame | None = None
     for point in plan.points:
-        result = _play(point, plan, folder, fresh, chunk_size, options)
+        result = _play(point, plan, folder, fresh, execution, chunk_size, force)
         outcomes = result.outcomes.sort_values("combat", kind="stable", ignore_index=True)
         wins[point.index] = (outcomes["winner"] == plan.side).to_numpy(dtype=float)
         if point.index == plan.base.index:
@@ -308,19 +311,18 @@ def _play(
     plan: StudyPlan,
     folder: Path | None,
     fresh: bool,
+    execution: Execution,
     chunk_size: int,
-    options: dict[str, Any],
+    force: bool,
 ) -> RunResult:
     where = folder / POINTS / point.folder if folder is not None else None
     return simulate(
         point.scenario,
         runs=point.runs,
         seed=plan.seed,
-        chunk_size=chunk_size_for(point.runs, chunk_size),
-        out=where,
-        resume=where is not None and not fresh,
+        execution=replace(execution, chunk_size=chunk_size_for(point.runs, chunk_size)),
+        storage=Storage(where, resume=where is not None and not fresh, force=force),
         progress=False,
-        **options,
     )
 
 

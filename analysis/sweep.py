@@ -30,7 +30,7 @@ from analysis.precision import (
     win_rate_intervals,
 )
 from analysis.results import run_meta, write_results
-from sim.run.api import RunResult, simulate
+from sim.run.api import Execution, RunResult, simulate
 from sim.run.records import DRAW
 from sim.run.summary import summarize, wilson_interval
 from sim.scenario.loader import load_scenario, scenario_from_dict
@@ -158,19 +158,23 @@ def run_point(
     stop: int | None = None,
     *,
     detail: bool = False,
-    **options: Any,
+    execution: Execution | None = None,
 ) -> RunResult:
     """Play combats ``start`` .. ``stop - 1`` of one point.
 
     The same indices give the same seeds at every point, so a sweep run in batches (``start``
-    moving on) plays exactly the combats of one long run. ``options`` go to
-    :func:`sim.run.api.simulate` (e.g. ``workers=``, ``scheduler=`` where it has them).
+    moving on) plays exactly the combats of one long run, played as ``execution`` says.
     """
     stop = point.scenario.runs if stop is None else stop
     if stop <= start:
         raise ValueError(f"no combats to play from {start} to {stop}")
     return simulate(
-        point.scenario, runs=stop - start, seed=seed, detail=detail, first=start, **options
+        point.scenario,
+        runs=stop - start,
+        seed=seed,
+        detail=detail,
+        first=start,
+        execution=execution,
     )
 
 
@@ -232,7 +236,7 @@ def run_sweep(
     start: int = 0,
     detail: bool = False,
     on_point: Callable[[SweepPoint, RunResult], None] | None = None,
-    **options: Any,
+    execution: Execution | None = None,
 ) -> SweepResult:
     """Play combats ``start`` .. ``start + runs - 1`` at every point of a sweep.
 
@@ -243,13 +247,13 @@ def run_sweep(
         start: the first combat index (for batches).
         detail: also build the per-combatant table.
         on_point: called after each point (progress).
-        **options: passed on to :func:`sim.run.api.simulate` (e.g. ``workers=``).
+        execution: how each point is played (workers, scheduler, chunk size).
     """
     runs = plan.runs if runs is None else runs
     seed = plan.scenario.seed if seed is None else seed
     frames, details, summaries = [], [], []
     for point in plan.points:
-        result = run_point(point, seed, start, start + runs, detail=detail, **options)
+        result = run_point(point, seed, start, start + runs, detail=detail, execution=execution)
         frames.append(_tag(result.outcomes, point, plan.parameters))
         if result.combatants is not None:
             details.append(_tag(result.combatants, point, plan.parameters))
@@ -279,7 +283,7 @@ def sweep_to_precision(
     max_runs: int = DEFAULT_MAX_RUNS,
     batch: int = DEFAULT_BATCH,
     on_batch: Callable[[int, float], None] | None = None,
-    **options: Any,
+    execution: Execution | None = None,
 ) -> PreciseSweep:
     """Play every point in batches until each point's win-rate intervals are narrow enough.
 
@@ -293,12 +297,14 @@ def sweep_to_precision(
         max_runs: the cap on combats per point.
         batch: combats per point in each batch.
         on_batch: called after each batch with the combats played and the widest half-width.
-        **options: passed on to :func:`sim.run.api.simulate` (e.g. ``workers=``).
+        execution: how each point is played (workers, scheduler, chunk size).
     """
     seed = plan.scenario.seed if seed is None else seed
 
     def run_range(start: int, stop: int) -> pd.DataFrame:
-        return run_sweep(plan, runs=stop - start, seed=seed, start=start, **options).outcomes
+        return run_sweep(
+            plan, runs=stop - start, seed=seed, start=start, execution=execution
+        ).outcomes
 
     ran = run_until_precise(
         run_range,

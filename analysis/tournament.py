@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -39,7 +38,7 @@ from analysis.game import (
 )
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_until_precise
 from analysis.tournament_result import COLUMN_WON, DRAWN, PAYOFFS, ROW_WON, Tournament
-from sim.run.api import simulate
+from sim.run.api import Execution, Storage, simulate
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.scenario.strategies import Strategy, cell_data, strategies_of
@@ -103,12 +102,12 @@ def play_cells(
     out: Path | None = None,
     progress: bool = False,
     on_cell: OnCell | None = None,
-    **engine: Any,
+    execution: Execution | None = None,
 ) -> np.ndarray:
     """The outcome of combats ``start .. stop - 1`` in every cell, ``[row, column, combat]``.
 
-    Each cell is a :func:`sim.run.api.simulate` of its scenario (``engine``: ``workers``,
-    ``scheduler``, ``chunk_size``); with ``out``, streamed into its folder and resumed from it.
+    Each cell is a :func:`sim.run.api.simulate` of its scenario, played as ``execution``
+    says; with ``out``, streamed into its folder and resumed from it.
 
     Raises:
         sim.run.api.RunInterrupted: Ctrl-C; with ``out``, the chunks finished are on disk.
@@ -126,10 +125,9 @@ def play_cells(
                 seed=seed,
                 first=start,
                 variant=f"{row.name}.vs.{column.name}",
-                out=folder,
-                resume=folder is not None,
+                execution=execution,
+                storage=Storage(folder, resume=folder is not None),
                 progress=progress,
-                **engine,
             )
             table = result.outcomes.sort_values("combat")
             winner = table["winner"].to_numpy()
@@ -215,7 +213,7 @@ def run_tournament(
     progress: bool = False,
     on_cell: OnCell | None = None,
     on_batch: Callable[[int, float], None] | None = None,
-    **engine: Any,
+    execution: Execution | None = None,
 ) -> Tournament:
     """Play every cell on the same seeds and analyse the matrix.
 
@@ -235,7 +233,7 @@ def run_tournament(
         progress: a progress bar per cell on a terminal's stderr.
         on_cell: called before each cell is played.
         on_batch: progress of a ``precision`` run (combats so far, widest half-width).
-        **engine: how cells are played (``workers``, ``scheduler``, ``chunk_size``).
+        execution: how cells are played (workers, scheduler, chunk size).
 
     Raises:
         sim.run.api.RunInterrupted: Ctrl-C; with ``out``, every chunk finished is on disk and the
@@ -252,7 +250,7 @@ def run_tournament(
             out=folder,
             progress=progress,
             on_cell=on_cell,
-            **engine,
+            execution=execution,
         )
         return analyse(plan, played, seed, payoff=payoff, alpha=alpha, resamples=resamples)
     if runs is not None:
@@ -260,7 +258,14 @@ def run_tournament(
 
     def run_range(start: int, stop: int) -> pd.DataFrame:
         played = play_cells(
-            plan, seed, start, stop, out=folder, progress=progress, on_cell=on_cell, **engine
+            plan,
+            seed,
+            start,
+            stop,
+            out=folder,
+            progress=progress,
+            on_cell=on_cell,
+            execution=execution,
         )
         return pd.DataFrame({"start": [start], "outcomes": [played]})
 

@@ -43,7 +43,7 @@ from rich.table import Table
 import sim.engine.combat
 from sim.engine.combat import CombatEnvironment, SimPyInternals
 from sim.rules import RULE_SYSTEMS
-from sim.run.api import simulate
+from sim.run.api import Execution, simulate
 from sim.run.parallel import available_cores
 from sim.run.runner import DEFAULT_CHUNK, run_chunk
 from sim.scenario.loader import load_scenario
@@ -197,17 +197,25 @@ def wall_rate(scenario: Any, combats: int, workers: int) -> float:
     """
     chunk = max(50, min(DEFAULT_CHUNK, combats // (workers * 8)))
     if workers > 1:
-        simulate(scenario, runs=2 * workers, seed=SEED, workers=workers, chunk_size=1)
+        simulate(
+            scenario,
+            runs=2 * workers,
+            seed=SEED,
+            execution=Execution(workers=workers, chunk_size=1),
+        )
     start = time.perf_counter()
-    simulate(scenario, runs=combats, seed=SEED, workers=workers, chunk_size=chunk)
+    simulate(
+        scenario, runs=combats, seed=SEED, execution=Execution(workers=workers, chunk_size=chunk)
+    )
     return combats / (time.perf_counter() - start)
 
 
 _MEMORY_RUN = """
 import json, sys
-from sim.run.api import simulate
-result = simulate(sys.argv[1], runs=int(sys.argv[2]), seed=1, out=sys.argv[3],
-                  workers=int(sys.argv[4]), progress=False)
+from sim import Execution, Storage, simulate
+result = simulate(sys.argv[1], runs=int(sys.argv[2]), seed=1,
+                  execution=Execution(workers=int(sys.argv[4])),
+                  storage=Storage(out=sys.argv[3]), progress=False)
 print(json.dumps({"runs": result.runs}))
 """
 

@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sim import load_scenario, replay, simulate
+from sim import Execution, load_scenario, replay, simulate
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.strategies import cell_data, strategies_of
 from sim.scenario.variants import arms
@@ -51,7 +51,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for arm, scenario in _arms(path):
             stem = f"{path.stem}.{arm}"
-            result = simulate(scenario, runs=args.runs, seed=args.seed, detail=True, workers=1)
+            result = simulate(
+                scenario,
+                runs=args.runs,
+                seed=args.seed,
+                detail=True,
+                execution=Execution(workers=1),
+            )
             result.outcomes.to_csv(args.out / f"{stem}.outcomes.csv", index=False)
             assert result.combatants is not None
             result.combatants.to_csv(args.out / f"{stem}.combatants.csv", index=False)

@@ -8,15 +8,18 @@ and Combat Proposition Three as further rule systems. The public library:
 - :func:`replay`: narrate one combat of a run.
 """
 
-from sim.run.api import RunResult, replay, simulate
+from sim.run.api import Execution, RunInterrupted, RunResult, Storage, replay, simulate
 from sim.run.version import __version__
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import Problem, ScenarioError
 
 __all__ = [
+    "Execution",
     "Problem",
+    "RunInterrupted",
     "RunResult",
     "ScenarioError",
+    "Storage",
     "__version__",
     "load_scenario",
     "parse_scenario",

@@ -5,13 +5,14 @@ from __future__ import annotations
 import pandas as pd
 
 from sim import load_scenario, simulate
+from sim.run.choices import Execution
 from tests.conftest import SCENARIOS
 
 
 def test_same_seed_same_table_and_chunking_does_not_matter():
     scenario = load_scenario(SCENARIOS / "acs-giant-vs-party.yaml")
-    a = simulate(scenario, runs=300, seed=42, chunk_size=300).outcomes
-    b = simulate(scenario, runs=300, seed=42, chunk_size=7).outcomes
+    a = simulate(scenario, runs=300, seed=42, execution=Execution(chunk_size=300)).outcomes
+    b = simulate(scenario, runs=300, seed=42, execution=Execution(chunk_size=7)).outcomes
     pd.testing.assert_frame_equal(a, b)
 
 

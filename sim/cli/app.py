@@ -7,15 +7,18 @@ request that cannot be carried out with its one sentence (:class:`~sim.engine.er
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import json
 import math
 import re
+import shlex
 import sys
 import textwrap
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,15 +29,75 @@ from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_to_precision
 from analysis.report_text import summary_table
 from sim.cli.commands import COMMANDS
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
-from sim.run.api import RunInterrupted, simulate
+from sim.engine.text import CONTROL, escape, visible
+from sim.run.api import Execution, RunInterrupted, Storage, simulate
 from sim.run.api import replay as replay_combat
 from sim.run.files import WriteError, cause_of
 from sim.run.outdir import claim
+from sim.run.parallel import WorkerLost
 from sim.run.runner import DEFAULT_CHUNK
 from sim.run.summary import DEFINITIONS
 from sim.run.watch import RunWarning
 from sim.scenario.loader import load_scenario, validate_file
 from sim.scenario.problems import ScenarioError
+
+#: What rich itself draws on a terminal, let through there: styles (SGR) on stdout; on stderr
+#: also the progress bar's moves (back to the line's start, a line up, erase the line, hide
+#: and show the cursor). Off a terminal rich draws none, and every control character is shown.
+_DRAWN_ON_STDOUT = r"\x1b\[[0-9;]*m"
+_DRAWN_ON_STDERR = _DRAWN_ON_STDOUT + r"|\r|\x1b\[[0-9]*[AK]|\x1b\[\?25[hl]"
+
+
+class VisibleStream:
+    r"""A text stream that shows the control characters written to it (:func:`visible`).
+
+    Everything a command prints goes to ``sys.stdout`` and ``sys.stderr`` (``click.echo``, rich's
+    tables and progress bar, warnings, the narration), so the command line puts one of these in
+    front of each while it runs (:meth:`CommandGroup.main`): a name or file name holding ESC or
+    BEL is shown as ``\x1b`` or ``\x07``, never obeyed. It exposes no binary buffer, so that
+    nothing writes around it.
+    """
+
+    def __init__(self, stream: Any, drawn: str) -> None:
+        self._stream = stream
+        try:
+            terminal = bool(stream.isatty())
+        except (AttributeError, ValueError):
+            terminal = False
+        self._kept = re.compile(f"({drawn})|{CONTROL.pattern}") if terminal else None
+
+    def write(self, text: str) -> int:
+        """Write ``text`` with its control characters shown (a bytes write raises TypeError)."""
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if self._kept is None:
+            shown = visible(text)
+        else:
+            shown = self._kept.sub(lambda m: m.group(1) or escape(m.group()), text)
+        self._stream.write(shown)
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        """Write each line."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "buffer":
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def visible_output() -> Iterator[None]:
+    """Show control characters on stdout and stderr meanwhile (see :class:`VisibleStream`)."""
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = VisibleStream(stdout, _DRAWN_ON_STDOUT)
+    sys.stderr = VisibleStream(stderr, _DRAWN_ON_STDERR)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
 
 
 def _problems_exit(exc: ScenarioError) -> None:
@@ -72,8 +135,12 @@ def handles_bad_input(command):
         except CommandError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except BrokenProcessPool as exc:
+            click.echo(f"error: {_worker_lost(exc, kwargs)}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
         except OSError as exc:
-            scheduler = kwargs.get("scheduler")
+            execution = kwargs.get("execution")
+            scheduler = execution.scheduler if isinstance(execution, Execution) else None
             if exc.filename is not None:  # a file the command reads or writes
                 click.echo(f"error: cannot use {exc.filename}: {cause_of(exc)}", err=True)
             elif scheduler is not None:
@@ -84,6 +151,31 @@ def handles_bad_input(command):
 
     return wrapper
 
+
+def _worker_lost(exc: BrokenProcessPool, kwargs: dict[str, Any]) -> str:
+    """One sentence for a run whose worker process died: which, why, what is kept, what next.
+
+    The chunks a streamed run finished are on disk and ``--resume`` plays only the others, to the
+    table an uninterrupted run gives; a run held in memory (no ``--out``, ``--precision``, a
+    command without ``--resume``) keeps nothing.
+    """
+    who = str(exc) if isinstance(exc, WorkerLost) else "a worker process ended abruptly"
+    if isinstance(exc, WorkerLost) and exc.killed:
+        why = " (most likely the system ran out of memory and killed it, or it was killed by hand)"
+    else:
+        why = " (killed, or it crashed)"
+    out = kwargs.get("out")
+    if out is not None and "resume" in kwargs and kwargs.get("precision") is None:
+        given = click.get_current_context().meta.get(ARGUMENTS) or []
+        again = shlex.join(["combatsim", *given, *(["--resume"] * ("--resume" not in given))])
+        kept = f"what was finished is kept in {out}/, and `{again}` plays only the rest"
+    else:
+        kept = "nothing of this run was kept; run the same command again"
+    return f"the run stopped: {who}{why}; {kept}, with fewer --workers if memory is short"
+
+
+#: Where :class:`CommandGroup` keeps the arguments it was given (``ctx.meta``), to repeat them.
+ARGUMENTS = "combatsim.arguments"
 
 #: What to do after a write failed, for commands without --resume (what they wrote before stays).
 AGAIN_HINT = "the files written before are kept; run the same command again once it can be written"
@@ -169,6 +261,28 @@ class CommandGroup(click.Group):
     lists them from the table without importing them (see :mod:`sim.cli.commands`).
     """
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line with every control character it prints shown, not obeyed.
+
+        Around the whole of click's ``main``, so that click's own usage errors (which quote the
+        argument given) are shown the same way.
+        """
+        with visible_output():
+            return super().main(*args, **kwargs)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """The context, which keeps the arguments as given (to say how to resume a run)."""
+        given = list(args)
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta[ARGUMENTS] = given
+        return ctx
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command's name, those defined here and those not imported yet."""
         return sorted({*self.commands, *COMMANDS})
@@ -210,7 +324,24 @@ def cli() -> None:
 
 
 def engine_options(command):
-    """``--workers``, ``--scheduler``, ``--chunk-size`` and ``--quiet``: how a run is played."""
+    """``--workers``, ``--scheduler``, ``--chunk-size`` and ``--quiet``: how a run is played.
+
+    The command receives the first three as one ``execution`` (:class:`~sim.run.choices.
+    Execution`), as the library takes them.
+    """
+
+    @functools.wraps(command)
+    def with_execution(
+        *args: Any,
+        workers: int | None,
+        scheduler: str | None,
+        chunk_size: int | None,
+        **kwargs: Any,
+    ) -> Any:
+        execution = Execution(workers=workers, chunk_size=chunk_size, scheduler=scheduler)
+        return command(*args, execution=execution, **kwargs)
+
+    wrapped = with_execution
     for option in reversed(
         [
             click.option(
@@ -239,8 +370,8 @@ def engine_options(command):
             click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr."),
         ]
     ):
-        command = option(command)
-    return command
+        wrapped = option(wrapped)
+    return wrapped
 
 
 def precision_options(command):
@@ -331,9 +462,7 @@ def run(
     precision: float | None,
     max_runs: int,
     batch: int,
-    workers: int | None,
-    scheduler: str | None,
-    chunk_size: int,
+    execution: Execution,
     quiet: bool,
 ) -> None:
     """Run SCENARIO many times and print win rates with 95% confidence intervals.
@@ -360,9 +489,7 @@ def run(
             max_runs=max_runs,
             batch=batch,
             on_batch=batch_echo(as_json),
-            workers=workers,
-            scheduler=scheduler,
-            chunk_size=chunk_size,
+            execution=execution,
         )
         if out is not None:
             precise.result.save(out)
@@ -378,24 +505,32 @@ def run(
             runs=runs,
             seed=seed,
             detail=detail,
-            chunk_size=chunk_size,
-            workers=workers,
-            scheduler=scheduler,
-            out=out,
-            resume=resume,
-            force=force,
+            execution=execution,
+            storage=Storage(out, resume=resume, force=force),
             progress=not quiet,
         )
     except RunInterrupted as exc:
-        _show_summary(exc.result.summary, exc.result.scenario, as_json)
-        done, total = exc.result.runs, exc.total
-        click.echo(f"interrupted: {done} of {total} combats finished", err=True)
-        if out is not None and done:
-            click.echo(f"they are in {out}/; add --resume to the same command to finish", err=True)
+        _show_interrupted(exc, as_json, out)
         sys.exit(EXIT_INTERRUPTED)
     _show_summary(result.summary, result.scenario, as_json)
     if out is not None and not as_json:
         click.echo(f"saved to {out}/")
+
+
+def _show_interrupted(exc: RunInterrupted, as_json: bool, out: Path | None) -> None:
+    """What an interrupted run kept: its summary so far, or that nothing finished yet."""
+    done, total = exc.result.runs, exc.total
+    if done or as_json:
+        _show_summary(exc.result.summary, exc.result.scenario, as_json)
+    if done:
+        said = f"interrupted: {done:,} of {total:,} combats finished and kept"
+    else:
+        said = f"interrupted: no combat finished yet (of {total:,})"
+    if exc.dropped:
+        said += f"; {exc.dropped:,} combats of the chunks under way were dropped (Ctrl-C twice)"
+    click.echo(said, err=True)
+    if out is not None and done:
+        click.echo(f"they are in {out}/; add --resume to the same command to finish", err=True)
 
 
 def _show_summary(summary: dict, scenario, as_json: bool) -> None:

@@ -6,10 +6,11 @@ order they finish; the caller puts them back in combat order (or writes each whe
 Because combat k's dice depend only on the seed and k, where and in which order the chunks are
 played never changes a record.
 
-What a worker receives is a :class:`RunSpec`: the scenario's data as loaded (a plain dict), the
-seed and whether per-combatant records are wanted. The worker validates the scenario itself
-(once per process, then from a small cache), so nothing but plain data crosses a process or
-machine boundary, and nothing depends on a shared filesystem.
+What a worker receives is a :class:`RunSpec`: the scenario's data as validated (frozen in the
+scenario when it was made, so nobody validates it again to prove it can be rebuilt), the seed and
+whether per-combatant records are wanted. The worker validates the scenario itself (once per
+process, then from a small cache), so nothing but plain data crosses a process or machine
+boundary, and nothing depends on a shared filesystem.
 
 - :class:`SerialExecutor`: this process, chunk after chunk (``workers=1``, or a single chunk).
 - :class:`PoolExecutor`: a pool of local worker processes, one per core by default; the pool is
@@ -35,13 +36,16 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sim.engine.errors import CommandError
+from sim.run.choices import Execution
+from sim.run.interrupts import Halt
 from sim.run.progress import LocalCounter, Reporter
-from sim.run.runner import ChunkResult, probe, run_chunk
+from sim.run.runner import ChunkResult, Work, probe, run_chunk
 from sim.run.watch import RunWarning
 from sim.scenario.loader import scenario_from_dict
 
@@ -51,6 +55,8 @@ if TYPE_CHECKING:
 #: Chunks kept in flight per worker: enough to keep every worker busy, few enough that finished
 #: chunks waiting to be put back in order never pile up.
 IN_FLIGHT_PER_WORKER = 2
+#: Seconds between two looks at a run's :class:`~sim.run.interrupts.Halt` while a pool plays.
+STOP_POLL_S = 0.2
 
 
 class SchedulerError(CommandError):
@@ -73,14 +79,14 @@ class RunSpec:
     """Everything a worker needs to play chunks of one run, as plain picklable data.
 
     Attributes:
-        data: the scenario's data as loaded (overrides and variants applied).
+        data: the scenario's data as validated, frozen (:attr:`Scenario.frozen_data`).
         file: the file the scenario came from (for its messages only).
         seed: the run's seed.
         detail: also return one record per combatant per combat.
         key: a digest of the above, naming the scenario in a worker's cache.
     """
 
-    data: dict
+    data: bytes
     file: str
     seed: int
     detail: bool = False
@@ -94,24 +100,22 @@ class RunSpec:
             scenario: the scenario.
             seed: the run's seed.
             detail: also return per-combatant records.
-            check: make sure a worker rebuilding the scenario from its data gets the same one
-                (skipped when the chunks are played in this process).
+            check: make sure the scenario is still the one its data was validated into, so a
+                worker rebuilding it from its data gets the same one (not needed when the chunks
+                are played in this process).
 
         Raises:
-            ValueError: the scenario's data does not describe it (it was changed after loading),
-                so a worker could not rebuild it.
+            ValueError: the scenario was changed after it was made (``dataclasses.replace``),
+                so its data no longer describes it and workers could not rebuild it.
         """
-        digest = hashlib.sha256(pickle.dumps((scenario.data, scenario.file), protocol=4))
-        spec = cls(scenario.data, scenario.file, seed, detail, digest.hexdigest()[:20])
-        if not check:
-            return spec
-        if scenario_from_dict(spec.data, spec.file).fingerprint() != scenario.fingerprint():
+        if check and not scenario.unchanged():
             raise ValueError(
                 f"scenario {scenario.name!r} was changed after it was loaded, so workers cannot "
                 "rebuild it from its data; build changed scenarios with scenario_from_dict, or "
                 "run with workers=1"
             )
-        return spec
+        digest = hashlib.sha256(scenario.frozen_data + scenario.file.encode("utf-8"))
+        return cls(scenario.frozen_data, scenario.file, seed, detail, digest.hexdigest()[:20])
 
 
 _SCENARIOS: OrderedDict[str, Scenario] = OrderedDict()
@@ -122,7 +126,7 @@ def _scenario_of(spec: RunSpec) -> Scenario:
     """The scenario of a spec, validated once per process."""
     scenario = _SCENARIOS.get(spec.key) if spec.key else None
     if scenario is None:
-        scenario = scenario_from_dict(spec.data, spec.file)
+        scenario = scenario_from_dict(pickle.loads(spec.data), spec.file)
         if spec.key:
             _SCENARIOS[spec.key] = scenario
             while len(_SCENARIOS) > _SCENARIOS_KEPT:
@@ -162,11 +166,16 @@ class Executor(Protocol):
     #: Whether chunks are played outside this process (from the spec's data).
     remote: bool
 
-    def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
+    def play(
+        self, spec: RunSpec, bounds: Sequence[tuple[int, int]], halt: Halt | None = None
+    ) -> Iterator[ChunkResult]:
         """Yield the result of every chunk in ``bounds``, in the order they finish.
 
-        Closing the iterator before the end (an error or Ctrl-C in the caller) cancels the
-        chunks not yet finished.
+        Closing the iterator before the end (an error in the caller) cancels the chunks not yet
+        finished. ``halt`` is read between combats here and a few times a second on a pool:
+        asked to stop, no new chunk is started, those under way are yielded as they finish,
+        and then :class:`KeyboardInterrupt` is raised; asked twice, it is raised at once
+        (:mod:`sim.run.interrupts`).
         """
 
     def close(self) -> None:
@@ -193,21 +202,23 @@ class SerialExecutor:
         self.scenario = scenario
         self.counter = LocalCounter()
 
-    def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
-        """Yield the result of every chunk, in order."""
+    def play(
+        self, spec: RunSpec, bounds: Sequence[tuple[int, int]], halt: Halt | None = None
+    ) -> Iterator[ChunkResult]:
+        """Yield the result of every chunk, in order (a chunk under way finishes on a stop)."""
         scenario = self.scenario if self.scenario is not None else _scenario_of(spec)
-        for start, stop in bounds:
-            with _ctrl_c_between_combats() as interrupted:
-                result = run_chunk(
-                    scenario,
-                    spec.seed,
-                    start,
-                    stop,
-                    spec.detail,
-                    interrupted,
-                    played=self.counter.add,
-                )
-            yield result
+        for start, end in bounds:
+            if halt is not None and halt.requested():
+                raise KeyboardInterrupt
+            yield run_chunk(
+                scenario,
+                spec.seed,
+                start,
+                end,
+                spec.detail,
+                halt.now if halt is not None else None,
+                played=self.counter.add,
+            )
 
     def close(self) -> None:
         """Nothing to release."""
@@ -218,11 +229,16 @@ class SerialExecutor:
 
 
 def probe_here(
-    scenario: Scenario, seed: int, start: int, stop: int, detail: bool = False
+    scenario: Scenario,
+    seed: int,
+    start: int,
+    end: int,
+    detail: bool = False,
+    halt: Halt | None = None,
 ) -> tuple[ChunkResult, float]:
-    """:func:`sim.run.runner.probe` here, with Ctrl-C held back to the end of a combat."""
-    with _ctrl_c_between_combats() as interrupted:
-        return probe(scenario, seed, start, stop, detail, interrupted=interrupted)
+    """:func:`sim.run.runner.probe` here; asked to stop, it ends between two combats."""
+    interrupted = halt.requested if halt is not None else None
+    return probe(scenario, seed, start, end, detail, interrupted=interrupted)
 
 
 def _worker_init(counter: Any) -> None:
@@ -241,13 +257,18 @@ def _exit_when_orphaned(parent: int) -> None:
             os._exit(1)
 
 
-def _pool_context() -> multiprocessing.context.BaseContext:
-    """Fork on Linux, spawn elsewhere (the platforms' safe defaults).
+def _pool_context(private: bool = False) -> multiprocessing.context.BaseContext:
+    """Fork on Linux, spawn elsewhere (the platforms' defaults); a fork server off the main thread.
 
     Forked workers start at once and never re-import the caller's script or notebook, so a
     designer's script needs no ``if __name__ == "__main__"`` guard there. They are forked before
     the progress bar starts its thread (:meth:`PoolExecutor.start`), and kept for later runs.
+    A run started from another thread (the workbench runs several at once) may not fork a
+    process whose other threads hold locks: its workers come from a fork server, a process of
+    one thread started afresh.
     """
+    if private and sys.platform.startswith("linux"):
+        return multiprocessing.get_context("forkserver")
     if sys.platform.startswith("linux"):
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
@@ -258,12 +279,14 @@ class PoolExecutor:
 
     Args:
         workers: how many processes.
+        private: a pool of one run started off the main thread (see :func:`_pool_context`).
     """
 
     remote = True
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, private: bool = False) -> None:
         self.workers = workers
+        self.private = private
         self._pool: ProcessPoolExecutor | None = None
         #: Combats played by the workers, shared with them (made when they start).
         self._counter: Any = None
@@ -275,7 +298,7 @@ class PoolExecutor:
         if self.broken:
             raise RuntimeError("this pool was stopped")
         if self._pool is None:
-            context = _pool_context()
+            context = _pool_context(self.private)
             self._counter = context.Value("q", 0)
             with _sigint_ignored():  # the workers start with Ctrl-C ignored
                 self._pool = ProcessPoolExecutor(
@@ -288,22 +311,36 @@ class PoolExecutor:
                 self._pool.submit(os.getpid).result()
         return self._pool
 
-    def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
+    def play(
+        self, spec: RunSpec, bounds: Sequence[tuple[int, int]], halt: Halt | None = None
+    ) -> Iterator[ChunkResult]:
         """Yield the result of every chunk, in the order they finish."""
         pool = self.start()
         todo = list(reversed(bounds))
         running: set[Future] = set()
         window = self.workers * IN_FLIGHT_PER_WORKER
-        finished = False
+        finished = settling = False
         try:
             while todo or running:
+                if halt is not None and halt.requested() and not settling:
+                    settling = True  # start nothing more; what a worker has begun finishes
+                    todo.clear()
+                    running = {future for future in running if not future.cancel()}
                 while todo and len(running) < window:
-                    start, stop = todo.pop()
-                    running.add(pool.submit(play_chunk, spec, start, stop))
-                done, running = wait(running, return_when=FIRST_COMPLETED)
+                    start, end = todo.pop()
+                    running.add(pool.submit(play_chunk, spec, start, end))
+                if not running:
+                    break
+                done, running = wait(running, timeout=STOP_POLL_S, return_when=FIRST_COMPLETED)
+                if halt is not None and halt.now():
+                    raise KeyboardInterrupt  # the workers busy with the rest are ended
                 for future in sorted(done, key=_start_of):
                     yield future.result()
             finished = True
+            if settling:
+                raise KeyboardInterrupt
+        except BrokenProcessPool as exc:  # a worker died: say which, and how
+            raise WorkerLost.of(pool) from exc
         finally:
             if not finished:
                 self._abandon(running)
@@ -331,6 +368,59 @@ class PoolExecutor:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+class WorkerLost(BrokenProcessPool):
+    """A worker process died while the run was under way: killed, most often for want of memory.
+
+    The pool's own error says only that "a process ... was terminated abruptly"; this one says
+    which worker and how, so the command line can say what happened and what is kept.
+
+    Attributes:
+        killed: whether it was killed outright (``SIGKILL``: what the out-of-memory killer sends).
+    """
+
+    def __init__(self, worker: str, killed: bool = False) -> None:
+        super().__init__(worker)
+        self.killed = killed
+
+    @classmethod
+    def of(cls, pool: ProcessPoolExecutor) -> WorkerLost:
+        """The worker of a broken pool that died, and how (read from the pool's processes)."""
+        worker = _who_died(pool)
+        return cls(worker, worker.endswith(f"killed by {signal.SIGKILL.name}"))
+
+
+#: Seconds to wait for a dead worker's exit status (the pool's own thread may be reaping it).
+EXIT_STATUS_S = 2.0
+
+
+def _who_died(pool: ProcessPoolExecutor) -> str:
+    """Which worker of a broken pool died, and how.
+
+    The pool's thread ends the other workers itself (SIGTERM) once one has died, and reaps
+    them all; until it has, a dead worker's status may read as unknown. So this looks again for
+    a moment until a worker ended otherwise than by the pool's SIGTERM, and names that one.
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    deadline = time.monotonic() + EXIT_STATUS_S
+    while True:
+        ended = [(p.pid, p.exitcode) for p in processes if p.exitcode not in (None, 0)]
+        ended.sort(key=lambda pid_code: pid_code[1] == -signal.SIGTERM)
+        if (ended and ended[0][1] != -signal.SIGTERM) or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    if not ended:
+        return "a worker process ended abruptly (how, the system did not say)"
+    pid, code = ended[0]
+    if code is not None and code < 0:
+        try:
+            how = f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"was killed by signal {-code}"
+    else:
+        how = f"exited with code {code}"
+    return f"worker process {pid} {how}"
 
 
 def _start_of(future: Future) -> int:
@@ -375,8 +465,10 @@ class DaskExecutor:
                 ) from None
         self.workers = max(sum(self._client.nthreads().values()), 1)
 
-    def play(self, spec: RunSpec, bounds: Sequence[tuple[int, int]]) -> Iterator[ChunkResult]:
-        """Yield the result of every chunk, in the order they finish."""
+    def play(
+        self, spec: RunSpec, bounds: Sequence[tuple[int, int]], halt: Halt | None = None
+    ) -> Iterator[ChunkResult]:
+        """Yield the result of every chunk, in the order they finish (``halt`` read between)."""
         from distributed import as_completed  # deferred: optional, heavy (dask)
 
         client = self._client
@@ -395,6 +487,8 @@ class DaskExecutor:
         finished = False
         try:
             for future in running:
+                if halt is not None and halt.requested():
+                    raise KeyboardInterrupt  # Dask's chunks count whole: nothing to settle
                 result = future.result()
                 future.release()
                 if todo:
@@ -414,27 +508,6 @@ class DaskExecutor:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
-
-
-@contextmanager
-def _ctrl_c_between_combats() -> Iterator[Any]:
-    """Hold Ctrl-C back until the combat under way is over.
-
-    SimPy takes any exception raised inside a process, Ctrl-C's ``KeyboardInterrupt`` too, for
-    that process's failure, and other processes may run on before it surfaces. Meanwhile Ctrl-C
-    only raises a flag, which :func:`~sim.run.runner.run_chunk` reads between two combats.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield None
-        return
-    pressed: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
-    try:
-        yield pressed.__len__
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if pressed:
-        raise KeyboardInterrupt
 
 
 @contextmanager
@@ -549,4 +622,45 @@ def executor_for(
         workers = capped
     if workers == 1 or chunks <= 1:
         return _Borrowed(SerialExecutor(scenario), keep=False)
+    if threading.current_thread() is not threading.main_thread():
+        # Runs may go on side by side in other threads: each has a pool of its own.
+        return _Borrowed(PoolExecutor(workers, private=True), keep=False)
     return _Borrowed(_shared_pool(workers), keep=True)
+
+
+def plan_work(
+    scenario: Scenario,
+    seed: int,
+    detail: bool,
+    first: int,
+    runs: int,
+    execution: Execution,
+    done: set[int] | frozenset[int] = frozenset(),
+    halt: Halt | None = None,
+) -> Work:
+    """The work of a run: its first combats timed here, then the plan (see :class:`Work`).
+
+    Args:
+        scenario: the scenario.
+        seed: the run's seed.
+        detail: per-combatant records too.
+        first: the run's first combat.
+        runs: its combats.
+        execution: the workers, chunk size and scheduler asked for (None ones are chosen).
+        done: first combats of the chunks already on disk (a resumed run).
+        halt: read between the timed combats (Ctrl-C, the run's cancel event).
+    """
+
+    def timed(start: int, end: int) -> tuple[ChunkResult, float]:
+        return probe_here(scenario, seed, start, end, detail, halt)
+
+    return Work.make(
+        first,
+        runs,
+        execution.workers,
+        execution.scheduler,
+        execution.chunk_size,
+        set(done),
+        available_cores(),
+        timed,
+    )

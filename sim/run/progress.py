@@ -278,6 +278,114 @@ class RunProgress:
             self.look()
 
 
+class CallbackProgress:
+    """Progress told to a function instead of drawn: ``report(done, total)``.
+
+    What a notebook or the workbench asks for (``simulate(..., progress=report)``): the same
+    count the bar shows, combat by combat. ``report`` is called from a thread of the run's own
+    (the one that reads ``source`` every :data:`POLL_S`), and once more from the caller's thread
+    when the run is over, with ``done == total``; it should return quickly.
+
+    Args:
+        report: told ``(combats finished, combats of the whole run)`` when the count moves.
+        total: combats of the whole run.
+        done: combats finished before (a resumed run).
+        source: combats finished so far (``done`` included), or None to count only what
+            :meth:`advance` is told.
+    """
+
+    active = False  # nothing is drawn: a caller may still print its own lines
+
+    def __init__(
+        self,
+        report: Callable[[int, int], None],
+        total: int,
+        done: int = 0,
+        source: Callable[[], int] | None = None,
+    ) -> None:
+        self.report = report
+        self.total = total
+        self.source = source
+        self.counted = done
+        self.told = -1
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> CallbackProgress:
+        self.look()
+        if self.source is not None:
+            self._thread = threading.Thread(target=self._poll, name="combatsim-count", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def advance(self, combats: int) -> None:
+        """Count ``combats`` more finished."""
+        with self._lock:
+            self.counted += combats
+        self.look()
+
+    def look(self) -> None:
+        """Tell the count if it moved."""
+        with self._lock:
+            found = self.counted if self.source is None else max(self.counted, self.source())
+            found = min(found, self.total)
+            if found <= self.told:
+                return
+            self.told = found
+        self.report(found, self.total)
+
+    def finish(self, started: float | None = None) -> None:
+        """The run is over: tell the whole count."""
+        with self._lock:
+            self.counted = self.total
+        self.look()
+
+    def _poll(self) -> None:
+        while not self._stop.wait(POLL_S):
+            self.look()
+
+
+class ExecutorCount:
+    """Combats finished so far in a run: those before it, then what its executor has counted.
+
+    Args:
+        executor: the run's executor (its ``played()`` is the count of all its runs, or None
+            when it cannot count combat by combat: Dask, whose chunks count whole).
+        start: combats finished before the executor began on this run (on disk, probed).
+    """
+
+    def __init__(self, executor: Any, start: int) -> None:
+        self.executor = executor
+        self.start = start
+        self.base = executor.played()
+
+    def source(self) -> Callable[[], int] | None:
+        """What a bar reads, or None when the executor cannot count."""
+        if self.base is None:
+            return None
+        return lambda: self.start + self.executor.played() - self.base
+
+
+#: What a run may be asked to show: a bar on a terminal (True), nothing (False), or the count
+#: told to a function (:class:`CallbackProgress`).
+ProgressWanted = bool | Callable[[int, int], None]
+
+
+def run_progress(
+    wanted_: ProgressWanted, total: int, done: int, source: Callable[[], int] | None
+) -> RunProgress | NoProgress | CallbackProgress:
+    """The progress of a run as asked for: a bar, a function told the count, or nothing."""
+    if callable(wanted_):
+        return CallbackProgress(wanted_, total, done, source)
+    return progress_bar(total, done, bool(wanted_), source=source)
+
+
 def progress_bar(
     total: int,
     done: int = 0,

@@ -9,7 +9,6 @@ the analysis package reads it. SciPy is imported where the interval is computed:
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -110,9 +109,9 @@ class Tally:
         """The summary of the combats counted so far (see :func:`summary_from_counts`)."""
         runs = self.runs
 
-        def mean(total: Fraction) -> float:
+        def mean(total: Fraction) -> float | None:
             # Fraction -> float rounds once, correctly: the mean of the exact sum.
-            return float(total / runs) if runs else math.nan
+            return float(total / runs) if runs else None
 
         return summary_from_counts(
             scenario,
@@ -154,9 +153,9 @@ def summary_from_counts(
     side_names: Sequence[str],
     winners: Mapping[str, int],
     ends: Mapping[str, int],
-    mean_duration_s: float,
-    mean_survivors: Mapping[str, float],
-    mean_hp_left: Mapping[str, float],
+    mean_duration_s: float | None,
+    mean_survivors: Mapping[str, float | None],
+    mean_hp_left: Mapping[str, float | None],
     confidence: float = CONFIDENCE,
 ) -> dict[str, Any]:
     """The summary of a run as a JSON-ready mapping, from its counts and means.
@@ -167,7 +166,8 @@ def summary_from_counts(
     Keys: ``kind`` (``"run"``: a results directory's ``summary.json`` says what it holds),
     ``scenario``, ``runs``, ``seed``, ``sides`` (per side ``wins``, ``win_rate``, ``ci95``,
     ``mean_survivors``, ``mean_hp_left``: see :data:`DEFINITIONS`), ``draws``, ``draw_rate``,
-    ``ends`` (combats per end reason) and ``mean_duration_s``.
+    ``ends`` (combats per end reason) and ``mean_duration_s``. With no combat finished (a run
+    stopped at once), every rate and mean is None (``null``): there is nothing to average.
     """
     sides = {}
     for side in side_names:
@@ -175,7 +175,7 @@ def summary_from_counts(
         low, high = wilson_interval(wins, runs, confidence)
         sides[side] = {
             "wins": wins,
-            "win_rate": wins / runs if runs else math.nan,
+            "win_rate": wins / runs if runs else None,
             "ci95": [low, high],
             "mean_survivors": mean_survivors[side],
             "mean_hp_left": mean_hp_left[side],
@@ -188,7 +188,7 @@ def summary_from_counts(
         "seed": seed,
         "sides": sides,
         "draws": draws,
-        "draw_rate": draws / runs if runs else math.nan,
+        "draw_rate": draws / runs if runs else None,
         "ends": {k: int(ends[k]) for k in sorted(ends)},
         "mean_duration_s": mean_duration_s,
     }

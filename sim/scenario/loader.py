@@ -216,7 +216,8 @@ class _Checker:
             limit = data.get("time_limit")
             if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
                 limit = None
-        scenario = Scenario(
+        scenario = Scenario.made(
+            copy.deepcopy(data),
             name=name,
             description=description,
             file=self.source.file,
@@ -227,7 +228,6 @@ class _Checker:
             time_limit_s=float(limit if limit is not None else system.default_time_limit_s),
             side_names=tuple(side_names),
             combatants=tuple(combatants),
-            data=copy.deepcopy(data),
         )
         for problem in system.check(scenario):
             self.add_problem(problem)

@@ -12,7 +12,11 @@ reports every problem at once).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import json
+import pickle
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -106,7 +110,16 @@ class Scenario:
         time_limit_s: game seconds after which a fight is a draw.
         side_names: the sides' names, by index.
         combatants: every combatant in scenario order.
-        data: the file's data as loaded (for overrides, sweeps and variants).
+        frozen_data: the file's data as validated (overrides applied), pickled once when the
+            scenario is made: nothing can change it afterwards, so a worker process or a Dask
+            worker rebuilds the very same scenario from it. Read it as :attr:`data`.
+        checksum: a digest of the :meth:`fingerprint` when the scenario was validated, so a
+            scenario changed afterwards (``dataclasses.replace``) is told from one that was not
+            without validating it again.
+
+    Make one with :meth:`made` (the loader does); change one by building a new one from
+    changed :attr:`data` (``scenario_from_dict``, or the variants and overrides of
+    :mod:`sim.scenario`).
     """
 
     name: str
@@ -119,7 +132,24 @@ class Scenario:
     time_limit_s: float
     side_names: tuple[str, ...]
     combatants: tuple[CombatantSpec, ...]
-    data: dict = field(repr=False, compare=False)
+    frozen_data: bytes = field(repr=False, compare=False)
+    checksum: str = field(default="", repr=False, compare=False)
+
+    @classmethod
+    def made(cls, data: Mapping[str, Any], **fields: Any) -> Scenario:
+        """A scenario of these validated fields, holding ``data`` frozen and its checksum."""
+        unsealed = cls(frozen_data=pickle.dumps(dict(data), protocol=4), **fields)
+        return _sealed(unsealed)
+
+    @property
+    def data(self) -> dict:
+        """A fresh copy of the file's data as validated: change it freely, it is yours."""
+        data: dict = pickle.loads(self.frozen_data)
+        return data
+
+    def unchanged(self) -> bool:
+        """Whether the scenario is still the one validated (its fields match its checksum)."""
+        return self.checksum == _digest(self.fingerprint())
 
     @property
     def system(self):
@@ -147,3 +177,14 @@ class Scenario:
     def option_values(self) -> dict[str, Any]:
         """Every rule option with its value (defaults included), JSON-ready."""
         return self.options.model_dump(mode="json")
+
+
+def _digest(fingerprint: tuple) -> str:
+    text = json.dumps(fingerprint, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _sealed(scenario: Scenario) -> Scenario:
+    # A frozen dataclass: the checksum is set once, at creation, through the dataclass's own
+    # replace (which calls __init__ again), never by assignment.
+    return replace(scenario, checksum=_digest(scenario.fingerprint()))

@@ -16,6 +16,7 @@ from sim.engine.space import approach, distance, nearest, push, retreat, tethere
 from sim.engine.tactics import nearest_target
 from sim.rules.acs.narration import distance_text
 from sim.run.api import simulate
+from sim.run.choices import Execution
 from sim.scenario.loader import scenario_from_dict
 from tests.acs.test_clock_trace import NEVER_HITS, d10, d12, d100, fighter
 from tests.conftest import acs_scenario, scripted
@@ -217,7 +218,8 @@ def test_a_duel_in_reach_plays_the_same_with_positions_on(positions):
             "position": pos_b,
         }
         data = acs_scenario([red], [blue], time_limit=60)
-        return simulate(scenario_from_dict(data), runs=300, seed=5, workers=1).outcomes
+        scenario = scenario_from_dict(data)
+        return simulate(scenario, runs=300, seed=5, execution=Execution(workers=1)).outcomes
 
     on_one_spot = duel(0, 0)
     apart = duel(*positions)

@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from sim import simulate
+from sim.run.choices import Execution
 from sim.run.narrate import narrate
 from sim.run.runner import trace_combat
 from sim.scenario.loader import load_scenario, scenario_from_dict
@@ -71,8 +72,8 @@ def test_a_hybrid_duel_in_reach_plays_the_same_with_positions_on(positions):
     assert apart.system.prepare(apart).space is not None
     one_spot = scenario_from_dict(_duel_at((0, 0)))
     assert one_spot.system.prepare(one_spot).space is None
-    here = simulate(one_spot, runs=300, seed=7, workers=1).outcomes
-    there = simulate(apart, runs=300, seed=7, workers=1).outcomes
+    here = simulate(one_spot, runs=300, seed=7, execution=Execution(workers=1)).outcomes
+    there = simulate(apart, runs=300, seed=7, execution=Execution(workers=1)).outcomes
     assert len(here) == 300 and here.equals(there)
 
 

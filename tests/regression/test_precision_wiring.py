@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from analysis.sweep import plan_sweep, run_sweep
 from sim import simulate
 from sim.cli.app import cli
+from sim.run.choices import Execution
 from tests.conftest import SCENARIOS
 
 
@@ -42,11 +43,15 @@ def test_run_precision_stops_on_a_batch_and_plays_the_first_combats(tmp_path):
     for side in summary["sides"].values():
         low, high = side["ci95"]
         assert (high - low) / 2 <= 0.03
-    fixed = simulate(SCENARIOS / "acs-duel.yaml", runs=ran["runs"], workers=1).outcomes
+    fixed = simulate(
+        SCENARIOS / "acs-duel.yaml", runs=ran["runs"], execution=Execution(workers=1)
+    ).outcomes
     saved = pd.read_parquet(out / "outcomes.parquet")
     pd.testing.assert_frame_equal(saved, fixed)
     # One batch fewer was not enough.
-    fewer = simulate(SCENARIOS / "acs-duel.yaml", runs=ran["runs"] - 300, workers=1).summary
+    fewer = simulate(
+        SCENARIOS / "acs-duel.yaml", runs=ran["runs"] - 300, execution=Execution(workers=1)
+    ).summary
     widths = [(s["ci95"][1] - s["ci95"][0]) / 2 for s in fewer["sides"].values()]
     assert max(widths) > 0.03
 
@@ -100,7 +105,7 @@ def test_sweep_precision_equals_a_fixed_sweep_of_the_same_length(tmp_path):
     )
     runs = summary["precision"]["runs"]
     assert summary["precision"]["reached"] and runs % 100 == 0
-    fixed = run_sweep(plan_sweep(path), runs=runs, workers=1).outcomes
+    fixed = run_sweep(plan_sweep(path), runs=runs, execution=Execution(workers=1)).outcomes
     saved = pd.read_parquet(out / "outcomes.parquet")
     pd.testing.assert_frame_equal(saved.reset_index(drop=True), fixed)
 

@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from sim import simulate
 from sim.cli.app import cli
+from sim.run.choices import Execution
 from tests.conftest import SCENARIOS
 
 DUEL = SCENARIOS / "acs-duel.yaml"
@@ -61,7 +62,7 @@ def succeeded(args):
 
 def clean_table(seed=1, runs=RUNS):
     """The outcome table of an uninterrupted, unstreamed run."""
-    return simulate(DUEL, runs=runs, seed=seed, workers=1).outcomes
+    return simulate(DUEL, runs=runs, seed=seed, execution=Execution(workers=1)).outcomes
 
 
 def streamed_table(out):

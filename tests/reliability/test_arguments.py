@@ -8,6 +8,7 @@ import pytest
 
 from sim import simulate
 from sim.run import parallel
+from sim.run.choices import Execution, Storage
 from tests.reliability.support import DUEL, invoke, refused, run_args
 
 HP = "sides.red.combatants.0.hp"
@@ -51,7 +52,13 @@ def test_workers_are_capped_by_the_free_memory_and_it_is_said(tmp_path, monkeypa
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     out = tmp_path_factory.mktemp("saved") / "run"
-    simulate(DUEL, runs=200, seed=1, workers=1, chunk_size=100, out=out)
+    simulate(
+        DUEL,
+        runs=200,
+        seed=1,
+        execution=Execution(workers=1, chunk_size=100),
+        storage=Storage(out=out),
+    )
     return out
 
 

@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim import simulate
+from sim.run.choices import Execution, Storage
 from tests.reliability.support import (
     CHUNK,
     DUEL,
@@ -32,7 +33,13 @@ def clean():
 def finished(tmp_path_factory):
     """A complete streamed run (seed 1), copied afresh for each test that damages it."""
     out = tmp_path_factory.mktemp("finished") / "run"
-    simulate(DUEL, runs=RUNS, seed=1, workers=1, chunk_size=CHUNK, out=out)
+    simulate(
+        DUEL,
+        runs=RUNS,
+        seed=1,
+        execution=Execution(workers=1, chunk_size=CHUNK),
+        storage=Storage(out=out),
+    )
     return out
 
 
@@ -63,7 +70,13 @@ def quarantined(out):
 
 def test_a_chunk_of_another_seed_is_set_aside_and_replayed(out, tmp_path, clean):
     other = tmp_path / "other"
-    simulate(DUEL, runs=RUNS, seed=2, workers=1, chunk_size=CHUNK, out=other)
+    simulate(
+        DUEL,
+        runs=RUNS,
+        seed=2,
+        execution=Execution(workers=1, chunk_size=CHUNK),
+        storage=Storage(out=other),
+    )
     shutil.copy(parts(other)[1], parts(out)[1])
     resume_equals_clean(out, clean, "warning: set aside", "belongs to another run")
     assert quarantined(out) == ["part-000000000100.parquet"]
@@ -101,7 +114,13 @@ def test_a_chunk_moved_to_another_place_is_set_aside(out, clean):
 
 def test_a_chunk_of_another_chunk_size_overlapping_two_is_set_aside(out, tmp_path, clean):
     finer = tmp_path / "finer"
-    simulate(DUEL, runs=RUNS, seed=1, workers=1, chunk_size=CHUNK // 2, out=finer)
+    simulate(
+        DUEL,
+        runs=RUNS,
+        seed=1,
+        execution=Execution(workers=1, chunk_size=CHUNK // 2),
+        storage=Storage(out=finer),
+    )
     shutil.copy(finer / "outcomes.parquet" / "part-000000000050.parquet", out / "outcomes.parquet")
     resume_equals_clean(out, clean, "not a chunk of this run")
 

@@ -14,6 +14,7 @@ import pytest
 
 from sim import load_scenario, simulate
 from sim.run.api import play_records
+from sim.run.choices import Execution, Storage
 from sim.run.runner import (
     CHUNK_S,
     CHUNKS_PER_WORKER,
@@ -142,25 +143,27 @@ def test_a_run_left_to_itself_says_how_it_was_played_and_gives_the_same_table(du
     chosen = simulate(duel, runs=600, seed=2)
     assert chosen.plan is not None and chosen.plan.per_s > 0
     assert chosen.plan.describe().startswith(("this process", f"{chosen.plan.workers} workers"))
-    fixed = simulate(duel, runs=600, seed=2, workers=1, chunk_size=600)
+    fixed = simulate(duel, runs=600, seed=2, execution=Execution(workers=1, chunk_size=600))
     pd.testing.assert_frame_equal(chosen.outcomes, fixed.outcomes)
     assert chosen.summary == fixed.summary
 
 
 def test_records_for_comparisons_do_not_depend_on_the_plan(duel):
     chosen = play_records(duel, 4, 100, 700)
-    assert chosen == play_records(duel, 4, 100, 700, workers=2, chunk_size=33)
+    assert chosen == play_records(duel, 4, 100, 700, execution=Execution(workers=2, chunk_size=33))
     assert chosen == range_records(duel, 4, 100, 700)
 
 
 def test_a_streamed_run_with_a_chosen_chunk_size_resumes_with_it(duel, tmp_path):
     out = tmp_path / "run"
-    first = simulate(duel, runs=900, seed=5, out=out)
+    first = simulate(duel, runs=900, seed=5, storage=Storage(out=out))
     size = json.loads((out / "run.json").read_text())["chunk_size"]
     assert size == first.plan.chunk_size
     parts = sorted((out / "outcomes.parquet").glob("part-*.parquet"))
     parts[-1].unlink()  # a chunk lost
-    resumed = simulate(duel, runs=900, seed=5, out=out, resume=True)  # no chunk size given
+    resumed = simulate(
+        duel, runs=900, seed=5, storage=Storage(out=out, resume=True)
+    )  # no chunk size given
     assert resumed.plan.chunk_size == size
     pd.testing.assert_frame_equal(resumed.outcomes, first.outcomes)
 

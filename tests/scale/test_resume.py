@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim import load_scenario, simulate
+from sim import Execution, Storage, load_scenario, simulate
 from sim.cli.app import cli
 from tests.conftest import ROOT, SCENARIOS
 from tests.scale.support import assert_close
@@ -52,7 +52,9 @@ def wait_for_parts(process, out, count, timeout=60.0):
 
 @pytest.fixture(scope="module")
 def uninterrupted():
-    return simulate(load_scenario(DUEL), runs=RUNS, seed=3, workers=1, chunk_size=RUNS)
+    return simulate(
+        load_scenario(DUEL), runs=RUNS, seed=3, execution=Execution(workers=1, chunk_size=RUNS)
+    )
 
 
 def test_a_run_killed_outright_resumes_to_the_uninterrupted_table(tmp_path, uninterrupted):
@@ -77,11 +79,30 @@ def test_a_run_killed_outright_resumes_to_the_uninterrupted_table(tmp_path, unin
     assert json.loads((out / "summary.json").read_text()) == summary
 
 
+#: Waits, at the point of a run where it is called, until Ctrl-C has been pressed; the run's own
+#: handler of Ctrl-C (which counts presses: sim.run.interrupts) is told of it as usual.
+WAIT_FOR_CTRL_C = """
+import signal, sys, time
+
+def wait_for_ctrl_c(said):
+    pressed = []
+    run_handler = signal.getsignal(signal.SIGINT)
+
+    def press(signum, frame):
+        pressed.append(signum)
+        if callable(run_handler):
+            run_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, press)
+    print(said, file=sys.stderr, flush=True)
+    while not pressed:  # not signal.pause(): Ctrl-C may land on another thread of this process
+        time.sleep(0.01)
+"""
+
 #: ``combatsim run`` with one change: after writing its third chunk, the run says so on stderr
-#: and waits for a signal. The test's Ctrl-C therefore always reaches a run that has started and
+#: and waits for Ctrl-C. The test's Ctrl-C therefore always reaches a run that has started and
 #: cannot have finished, whatever the load on the machine.
-PAUSED_RUN = """
-import sys, time
+PAUSED_RUN = WAIT_FOR_CTRL_C + """
 from sim.cli.app import main
 from sim.run.store import RunStore
 
@@ -92,15 +113,24 @@ def write_then_wait(self, chunk, scenario_name):
     frame = write(self, chunk, scenario_name)
     written.append(chunk.start)
     if len(written) == 3:
-        print("three chunks written", file=sys.stderr, flush=True)
-        while True:  # not signal.pause(): Ctrl-C may land on another thread of this process
-            time.sleep(0.01)
+        wait_for_ctrl_c("three chunks written")
     return frame
 
 RunStore.write = write_then_wait
 sys.argv = ["combatsim", *sys.argv[1:]]
 main()
 """
+
+
+def ctrl_c_as_at_a_terminal():
+    """In the child, before it starts: Ctrl-C raises, as in a shell's foreground job.
+
+    A background job of a shell without job control (how CI scripts and test runners are often
+    started) begins with Ctrl-C ignored, and a process started from it inherits that; Python
+    then installs no handler of its own and the run would never see the test's Ctrl-C. This was
+    why the Ctrl-C test failed in every CI run and passed in every terminal.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for_line(process, line):
@@ -113,7 +143,7 @@ def wait_for_line(process, line):
     raise AssertionError(f"the run ended without saying {line!r}: {''.join(seen)}")
 
 
-def test_ctrl_c_prints_the_summary_so_far_and_exits_cleanly(tmp_path):
+def test_ctrl_c_prints_the_summary_so_far_and_exits_cleanly(tmp_path, uninterrupted):
     out = tmp_path / "run"
     command = [sys.executable, "-c", PAUSED_RUN, "run", str(DUEL), "--runs", str(RUNS)]
     command += ["--seed", "3", "--chunk-size", str(CHUNK), "--workers", "2", "--quiet"]
@@ -124,22 +154,27 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_cleanly(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     wait_for_line(process, "three chunks written")
     os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
-    assert "interrupted" in stderr and "--resume" in stderr
+    assert "finished and kept" in stderr and "--resume" in stderr
+    assert "dropped" not in stderr  # the chunks under way finished: nothing counted is lost
     summary = json.loads(stdout)
-    assert summary["runs"] == 3 * CHUNK  # the chunks written, and only those
-    assert summary["runs"] == len(pd.read_parquet(out / "outcomes.parquet"))
+    # The three chunks written, and the chunks the workers had begun, finished after Ctrl-C.
+    table = pd.read_parquet(out / "outcomes.parquet")
+    assert 3 * CHUNK <= summary["runs"] < RUNS and summary["runs"] % CHUNK == 0
+    assert summary["runs"] == len(table)
+    assert list(table["combat"]) == list(range(summary["runs"]))
+    pd.testing.assert_frame_equal(table, uninterrupted.outcomes.iloc[: len(table)])
 
 
 #: ``combatsim run`` with one change: before its third chunk, the serial run says so on stderr
-#: and waits until Ctrl-C has been pressed (its flag is raised), then goes on.
-WAITING_SERIAL_RUN = """
-import sys, time
+#: and waits until Ctrl-C has been pressed, then goes on with that chunk.
+WAITING_SERIAL_RUN = WAIT_FOR_CTRL_C + """
 import sim.run.parallel
 from sim.cli.app import main
 
@@ -149,9 +184,7 @@ calls = []
 def wait_then_run(scenario, seed, start, stop, detail=False, interrupted=None, **kwargs):
     calls.append(start)
     if len(calls) == 3:
-        print("two chunks played", file=sys.stderr, flush=True)
-        while not interrupted():  # polled: Ctrl-C may land on another thread of this process
-            time.sleep(0.01)
+        wait_for_ctrl_c("two chunks played")
     return run_chunk(scenario, seed, start, stop, detail, interrupted, **kwargs)
 
 sim.run.parallel.run_chunk = wait_then_run
@@ -169,19 +202,26 @@ def test_ctrl_c_in_a_serial_run_without_out_prints_what_it_has():
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     wait_for_line(process, "two chunks played")
     os.killpg(process.pid, signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
-    assert "Traceback" not in stderr and "interrupted" in stderr
+    assert "Traceback" not in stderr and "finished and kept" in stderr
     summary = json.loads(stdout)
-    assert summary["runs"] == 400  # the two chunks finished before Ctrl-C
+    assert summary["runs"] == 600  # the two chunks before Ctrl-C, and the one under way
 
 
 def test_resume_refuses_a_different_run(tmp_path):
     out = tmp_path / "run"
-    simulate(DUEL, runs=600, seed=1, workers=1, chunk_size=200, out=out)
+    simulate(
+        DUEL,
+        runs=600,
+        seed=1,
+        execution=Execution(workers=1, chunk_size=200),
+        storage=Storage(out=out),
+    )
     result = CliRunner().invoke(
         cli,
         [
@@ -210,23 +250,89 @@ def test_resume_needs_out():
 
 def test_resume_plays_only_missing_chunks_and_clears_half_written_files(tmp_path):
     out = tmp_path / "run"
-    simulate(DUEL, runs=1000, seed=5, workers=1, chunk_size=250, out=out)
+    simulate(
+        DUEL,
+        runs=1000,
+        seed=5,
+        execution=Execution(workers=1, chunk_size=250),
+        storage=Storage(out=out),
+    )
     folder = out / "outcomes.parquet"
     (folder / "part-000000000500.parquet").unlink()
     (folder / ".part-000000000500.parquet.tmp").write_bytes(b"half a file")
     kept = {p.name: p.stat().st_mtime_ns for p in parts(out)}
-    result = simulate(DUEL, runs=1000, seed=5, workers=1, chunk_size=250, out=out, resume=True)
+    result = simulate(
+        DUEL,
+        runs=1000,
+        seed=5,
+        execution=Execution(workers=1, chunk_size=250),
+        storage=Storage(out=out, resume=True),
+    )
     assert {p.name: p.stat().st_mtime_ns for p in parts(out) if p.name in kept} == kept
     assert len(parts(out)) == 4 and not list(folder.glob(".*"))
     assert result.runs == 1000 and result.summary["runs"] == 1000
     pd.testing.assert_frame_equal(
-        result.outcomes, simulate(DUEL, runs=1000, seed=5, workers=1).outcomes
+        result.outcomes, simulate(DUEL, runs=1000, seed=5, execution=Execution(workers=1)).outcomes
     )
 
 
 def test_a_fresh_run_replaces_an_earlier_one(tmp_path):
     out = tmp_path / "run"
-    simulate(DUEL, runs=900, seed=5, workers=1, chunk_size=100, out=out)
-    simulate(DUEL, runs=300, seed=6, workers=1, chunk_size=100, out=out)
+    simulate(
+        DUEL,
+        runs=900,
+        seed=5,
+        execution=Execution(workers=1, chunk_size=100),
+        storage=Storage(out=out),
+    )
+    simulate(
+        DUEL,
+        runs=300,
+        seed=6,
+        execution=Execution(workers=1, chunk_size=100),
+        storage=Storage(out=out),
+    )
     table = pd.read_parquet(out / "outcomes.parquet")
     assert list(table["combat"]) == list(range(300)) and set(table["seed"]) == {6}
+
+
+#: ``combatsim run`` with one change: before timing its first combats it waits for Ctrl-C.
+EARLY_CTRL_C_RUN = WAIT_FOR_CTRL_C + """
+import sim.run.parallel
+from sim.cli.app import main
+
+probe = sim.run.parallel.probe
+
+def wait_then_probe(*args, **kwargs):
+    wait_for_ctrl_c("about to play the first combats")
+    return probe(*args, **kwargs)
+
+sim.run.parallel.probe = wait_then_probe
+sys.argv = ["combatsim", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_before_any_combat_says_so_instead_of_nan(as_json):
+    command = [sys.executable, "-c", EARLY_CTRL_C_RUN, "run", str(DUEL), "--runs", "100000"]
+    process = subprocess.Popen(
+        [*command, "--quiet", *(["--json"] if as_json else [])],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
+    )
+    wait_for_line(process, "about to play the first combats")
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted: no combat finished yet (of 100,000)" in stderr
+    assert "nan" not in stdout.lower() + stderr.lower()
+    if as_json:
+        summary = json.loads(stdout)  # valid JSON: no NaN
+        assert summary["runs"] == 0 and summary["sides"]["red"]["win_rate"] is None
+    else:
+        assert stdout == ""

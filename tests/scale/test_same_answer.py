@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from sim import load_scenario, simulate
+from sim.run.choices import Execution, Storage
 from tests.conftest import SCENARIOS
 from tests.scale.support import assert_close
 
@@ -25,7 +26,9 @@ def scenario():
 @pytest.fixture(scope="module")
 def serial(scenario):
     """The reference: one chunk, played in this process."""
-    return simulate(scenario, runs=RUNS, seed=SEED, detail=True, workers=1, chunk_size=RUNS)
+    return simulate(
+        scenario, runs=RUNS, seed=SEED, detail=True, execution=Execution(workers=1, chunk_size=RUNS)
+    )
 
 
 def same(result, reference):
@@ -41,7 +44,11 @@ def same(result, reference):
 )
 def test_workers_and_chunk_sizes_give_the_same_tables(scenario, serial, workers, chunk_size):
     result = simulate(
-        scenario, runs=RUNS, seed=SEED, detail=True, workers=workers, chunk_size=chunk_size
+        scenario,
+        runs=RUNS,
+        seed=SEED,
+        detail=True,
+        execution=Execution(workers=workers, chunk_size=chunk_size),
     )
     same(result, serial)
     assert list(result.outcomes["combat"]) == list(range(RUNS))
@@ -62,15 +69,18 @@ def test_a_dask_cluster_gives_the_same_tables(scenario, serial):
             runs=RUNS,
             seed=SEED,
             detail=True,
-            chunk_size=400,
-            scheduler=cluster.scheduler_address,
+            execution=Execution(chunk_size=400, scheduler=cluster.scheduler_address),
         )
     same(result, serial)
 
 
 def test_scheduler_local_starts_a_local_cluster_with_the_same_answer(scenario, serial):
     result = simulate(
-        scenario, runs=1200, seed=SEED, detail=True, chunk_size=300, scheduler="local", workers=2
+        scenario,
+        runs=1200,
+        seed=SEED,
+        detail=True,
+        execution=Execution(chunk_size=300, scheduler="local", workers=2),
     )
     pd.testing.assert_frame_equal(result.outcomes, serial.outcomes.iloc[:1200])
 
@@ -78,7 +88,12 @@ def test_scheduler_local_starts_a_local_cluster_with_the_same_answer(scenario, s
 def test_a_run_streamed_to_disk_reads_back_the_same(scenario, serial, tmp_path):
     out = tmp_path / "run"
     result = simulate(
-        scenario, runs=RUNS, seed=SEED, detail=True, workers=2, chunk_size=500, out=out
+        scenario,
+        runs=RUNS,
+        seed=SEED,
+        detail=True,
+        execution=Execution(workers=2, chunk_size=500),
+        storage=Storage(out=out),
     )
     on_disk = pd.read_parquet(out / "outcomes.parquet")
     pd.testing.assert_frame_equal(on_disk, serial.outcomes)
@@ -92,7 +107,9 @@ def test_a_run_streamed_to_disk_reads_back_the_same(scenario, serial, tmp_path):
 
 
 def test_a_run_can_start_at_any_combat(scenario, serial):
-    part = simulate(scenario, runs=1000, seed=SEED, first=1500, workers=2, chunk_size=300)
+    part = simulate(
+        scenario, runs=1000, seed=SEED, first=1500, execution=Execution(workers=2, chunk_size=300)
+    )
     expected = serial.outcomes.iloc[1500:2500].reset_index(drop=True)
     pd.testing.assert_frame_equal(part.outcomes, expected)
 
@@ -100,6 +117,9 @@ def test_a_run_can_start_at_any_combat(scenario, serial):
 def test_a_scenario_changed_after_loading_is_refused_by_workers(scenario):
     changed = dataclasses.replace(scenario, time_limit_s=5.0)
     with pytest.raises(ValueError, match="changed after it was loaded"):
-        simulate(changed, runs=400, seed=1, workers=2, chunk_size=100)
+        simulate(changed, runs=400, seed=1, execution=Execution(workers=2, chunk_size=100))
     # In this process it is played as it is.
-    assert simulate(changed, runs=400, seed=1, workers=1, chunk_size=100).runs == 400
+    assert (
+        simulate(changed, runs=400, seed=1, execution=Execution(workers=1, chunk_size=100)).runs
+        == 400
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sim import simulate
+from sim.run.choices import Execution
 from sim.run.summary import Tally, summarize
 from sim.scenario.loader import scenario_from_dict
 from tests.conftest import SCENARIOS, acs_scenario
@@ -20,7 +21,9 @@ def tally_of(result, chunk):
 
 
 def test_tally_matches_summarize_on_a_bundled_scenario():
-    result = simulate(SCENARIOS / "acs-goblin-ambush.yaml", runs=900, seed=2, workers=1)
+    result = simulate(
+        SCENARIOS / "acs-goblin-ambush.yaml", runs=900, seed=2, execution=Execution(workers=1)
+    )
     assert_close(tally_of(result, 128), result.summary)
 
 
@@ -32,7 +35,7 @@ def test_tally_matches_summarize_with_draws_and_three_sides():
         [{"name": "c", **fighter}],
         time_limit=4,
     )
-    result = simulate(scenario_from_dict(data), runs=600, seed=3, workers=1)
+    result = simulate(scenario_from_dict(data), runs=600, seed=3, execution=Execution(workers=1))
     summary = tally_of(result, 50)
     assert summary["draws"] > 0 and set(summary["ends"]) >= {"time_limit"}
     assert_close(summary, result.summary)

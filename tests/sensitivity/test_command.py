@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from analysis.sensitivity_study import plan_study, run_study
 from sim.cli.app import cli
+from sim.run.choices import Execution
 
 KNOWN = Path(__file__).with_name("known.yaml")
 SMALL = ("--samples", "4", "--runs", "6", "--oat-runs", "40")
@@ -48,7 +49,7 @@ def test_json_summary_and_folder(played):
 def test_same_results_with_more_workers_in_memory(played):
     _out, summary = played
     plan = plan_study(KNOWN, samples=4, runs=6, oat_runs=40)
-    found = run_study(plan, workers=2).summary
+    found = run_study(plan, execution=Execution(workers=2)).summary
     assert found == {k: v for k, v in summary.items() if k != "out"}
 
 

@@ -13,13 +13,14 @@ import pytest
 
 from analysis.sensitivity import Factor, paired_change, sobol_design, sobol_indices, verdict
 from analysis.sensitivity_study import plan_study, run_study
+from sim.run.choices import Execution
 
 KNOWN = Path(__file__).with_name("known.yaml")
 
 
 @pytest.fixture(scope="module")
 def study():
-    return run_study(plan_study(KNOWN), workers=1)
+    return run_study(plan_study(KNOWN), execution=Execution(workers=1))
 
 
 def test_the_parameter_that_changes_nothing_has_index_zero(study):

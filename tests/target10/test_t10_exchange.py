@@ -25,9 +25,9 @@ from sim.rules.target10.exchange import (
     AttackOutcome,
     ExchangeRules,
     Weapon,
-    distribution,
     blow_lands,
     dice_law,
+    distribution,
     resolve_attack,
 )
 from sim.rules.target10.luck import SucceedPolicy

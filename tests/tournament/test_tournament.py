@@ -16,7 +16,11 @@ from analysis.tournament_plot import plot_tournament
 from sim.cli.app import cli
 from sim.cli.commands.tournament import render_tournament
 from sim.run.api import simulate
+from sim.run.choices import Execution
 from sim.scenario.loader import parse_scenario
+
+#: Every cell played in this process.
+ONE = Execution(workers=1)
 
 # Red's "strong" has the most hit points, "plain" the scenario's, "weak" the fewest, all else
 # equal: against every blue strategy, more hit points can only help red.
@@ -59,7 +63,7 @@ def plan():
 
 @pytest.fixture(scope="module")
 def played(plan):
-    return run_tournament(plan, workers=1, resamples=200)
+    return run_tournament(plan, execution=ONE, resamples=200)
 
 
 def test_a_strictly_dominant_strategy_is_found_and_is_the_whole_mix(played):
@@ -79,7 +83,7 @@ def test_a_strictly_dominant_strategy_is_found_and_is_the_whole_mix(played):
 
 def test_every_cell_is_the_run_of_its_scenario_on_the_same_seeds(plan, played):
     # Cell (weak, sharp) is an ordinary run of its scenario with the tournament's seed.
-    run = simulate(plan.cells[2][1], runs=150, seed=7, workers=1)
+    run = simulate(plan.cells[2][1], runs=150, seed=7, execution=ONE)
     counts = run.outcomes["winner"].value_counts()
     assert played.counts[2, 1].tolist() == [
         counts.get("red", 0),
@@ -93,36 +97,36 @@ def test_every_cell_is_the_run_of_its_scenario_on_the_same_seeds(plan, played):
 
 
 def test_streamed_resumed_and_in_memory_agree(plan, tmp_path):
-    fresh = run_tournament(plan, runs=60, out=tmp_path, workers=1, resamples=100)
+    fresh = run_tournament(plan, runs=60, out=tmp_path, execution=ONE, resamples=100)
     parts = sorted((tmp_path / "cells").rglob("part-*.parquet"))
     assert len(parts) == 6  # one chunk per pairing
     stamps = [p.stat().st_mtime_ns for p in parts]
-    again = run_tournament(plan, runs=60, out=tmp_path, workers=1, resamples=100)
+    again = run_tournament(plan, runs=60, out=tmp_path, execution=ONE, resamples=100)
     assert [p.stat().st_mtime_ns for p in parts] == stamps  # nothing played again
     assert again.to_dict() == fresh.to_dict()
     # A pairing lost (an interrupted tournament) is played again, and only it.
     lost = tmp_path / "cells" / "weak.vs.sharp"
     for path in sorted(lost.rglob("*"), reverse=True):
         path.rmdir() if path.is_dir() else path.unlink()
-    resumed = run_tournament(plan, runs=60, out=tmp_path, workers=1, resamples=100)
+    resumed = run_tournament(plan, runs=60, out=tmp_path, execution=ONE, resamples=100)
     assert resumed.to_dict() == fresh.to_dict()
     kept = [p for p in parts if "weak.vs.sharp" not in str(p)]
     assert all(p.stat().st_mtime_ns == s for p, s in zip(parts, stamps, strict=True) if p in kept)
-    memory = run_tournament(plan, runs=60, workers=1, resamples=100)
+    memory = run_tournament(plan, runs=60, execution=ONE, resamples=100)
     assert memory.to_dict() == fresh.to_dict()
 
 
 def test_precision_plays_batches_of_one_seed_stream(plan, tmp_path):
-    wide = run_tournament(plan, precision=0.2, batch=30, max_runs=200, workers=1, resamples=100)
+    wide = run_tournament(plan, precision=0.2, batch=30, max_runs=200, execution=ONE, resamples=100)
     assert wide.runs == 30 and wide.precision.reached and wide.precision.batches == 1
     assert (np.diff(wide.ci95, axis=2) / 2 <= 0.2).all()
     capped = run_tournament(
-        plan, precision=0.01, batch=30, max_runs=60, out=tmp_path, workers=1, resamples=100
+        plan, precision=0.01, batch=30, max_runs=60, out=tmp_path, execution=ONE, resamples=100
     )
     assert capped.runs == 60 and not capped.precision.reached
     assert (tmp_path / "cells" / "strong.vs.plain" / "combats-30-60").is_dir()
     # The batches continue one stream: the same as 60 combats played at once.
-    fixed = run_tournament(plan, runs=60, workers=1, resamples=100)
+    fixed = run_tournament(plan, runs=60, execution=ONE, resamples=100)
     assert np.array_equal(capped.counts, fixed.counts)
 
 

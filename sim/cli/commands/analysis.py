@@ -37,15 +37,11 @@ from sim.cli.app import (
     seed_option,
 )
 from sim.rules import wording
+from sim.run.choices import Execution
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock, own_folder
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
-
-
-def _engine_kwargs(workers: int | None, scheduler: str | None, chunk_size: int) -> dict:
-    """How each point's combats are played (never changes a result)."""
-    return {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
 
 
 # -- sweep --------------------------------------------------------------------------------------
@@ -79,9 +75,7 @@ def sweep(
     precision: float | None,
     max_runs: int,
     batch: int,
-    workers: int | None,
-    scheduler: str | None,
-    chunk_size: int,
+    execution: Execution,
     quiet: bool,
 ) -> None:
     """Play SCENARIO at every point of its sweep: section, with the same seeds at each.
@@ -90,7 +84,6 @@ def sweep(
     per swept parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the
     charts into OUT/plots. `combatsim report OUT` makes an HTML report of it.
     """
-    options = _engine_kwargs(workers, scheduler, chunk_size)
     plan = plan_sweep(scenario, runs=runs)
     out = out if out is not None else Path(f"{scenario.stem}-sweep")
     if precision is not None and (runs is not None or detail):
@@ -108,12 +101,14 @@ def sweep(
                 max_runs=max_runs,
                 batch=batch,
                 on_batch=batch_echo(as_json),
-                **options,
+                execution=execution,
             )
             result, ran = precise.result, precise.ran
         else:
             with _progress(len(plan.points), quiet=quiet) as advance:
-                result = run_sweep(plan, seed=seed, detail=detail, on_point=advance, **options)
+                result = run_sweep(
+                    plan, seed=seed, detail=detail, on_point=advance, execution=execution
+                )
         written = result.save(out, csv=csv)
         if plots:
             written += draw_results(read_results(out))
@@ -301,9 +296,7 @@ def balance(
     label: str | None,
     out: Path | None,
     as_json: bool,
-    workers: int | None,
-    scheduler: str | None,
-    chunk_size: int,
+    execution: Execution,
     quiet: bool,
 ) -> None:
     """Find the value of a parameter where a side's win rate crosses a target.
@@ -325,7 +318,7 @@ def balance(
         refine_runs=refine_runs,
         seed=seed,
         label=label,
-        **_engine_kwargs(workers, scheduler, chunk_size),
+        execution=execution,
     )
     if out is not None:
         with FolderLock(out):

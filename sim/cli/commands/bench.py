@@ -21,7 +21,7 @@ from rich.table import Table
 import sim
 from sim.cli.app import handles_bad_input, json_option
 from sim.engine.errors import CommandError
-from sim.run.api import simulate
+from sim.run.api import Execution, simulate
 from sim.run.parallel import close_shared_pool
 from sim.scenario.loader import load_scenario
 
@@ -142,7 +142,7 @@ def measure_plans(root: Path, driver: ModuleType, combats: int, say=None) -> lis
             chosen = simulate(scenario, runs=runs, seed=1)
             chosen_s = time.perf_counter() - began
             began = time.perf_counter()
-            simulate(scenario, runs=runs, seed=1, workers=1)
+            simulate(scenario, runs=runs, seed=1, execution=Execution(workers=1))
             one_s = time.perf_counter() - began
             plan = chosen.plan
             rows.append(

@@ -36,7 +36,7 @@ from sim.cli.app import (
     runs_option,
     seed_option,
 )
-from sim.run.api import play_records
+from sim.run.api import Execution, play_records
 from sim.run.outdir import own_folder
 
 #: Exit code of ``check`` when a win rate moved.
@@ -52,11 +52,9 @@ alpha_option = click.option(
 arm_runs_option = runs_option("Combats per arm (default: the scenario's runs).")
 
 
-def _player(workers: int | None, scheduler: str | None, chunk_size: int):
+def _player(execution: Execution):
     """What plays each arm's combats: every core by default (the same records as serial)."""
-    return functools.partial(
-        play_records, workers=workers, scheduler=scheduler, chunk_size=chunk_size
-    )
+    return functools.partial(play_records, execution=execution)
 
 
 @click.command()
@@ -98,9 +96,7 @@ def compare(
     out: Path | None,
     as_json: bool,
     force: bool,
-    workers: int | None,
-    scheduler: str | None,
-    chunk_size: int,
+    execution: Execution,
     quiet: bool,
 ) -> None:
     """Compare SCENARIO's variants with it, paired combat by combat.
@@ -129,7 +125,7 @@ def compare(
             batch=batch,
             alpha=alpha,
             on_batch=on_batch,
-            play=_player(workers, scheduler, chunk_size),
+            play=_player(execution),
         )
         summary = result.to_dict()
         if out is not None:
@@ -164,9 +160,7 @@ def baseline(
     seed: int | None,
     out: Path | None,
     as_json: bool,
-    workers: int | None,
-    scheduler: str | None,
-    chunk_size: int,
+    execution: Execution,
     quiet: bool,
 ) -> None:
     """Record how SCENARIO and each of its variants play now, for `combatsim check`.
@@ -179,7 +173,7 @@ def baseline(
         raise click.UsageError("--out names one file: give one scenario with it")
     written = {}
     for scenario in scenarios:
-        recorded = record_baseline(scenario, runs, seed, _player(workers, scheduler, chunk_size))
+        recorded = record_baseline(scenario, runs, seed, _player(execution))
         path = write_baseline(recorded, out or baseline_path(scenario))
         written[str(path)] = recorded
         if not as_json:
@@ -206,9 +200,7 @@ def check(
     alpha: float,
     min_change: float,
     as_json: bool,
-    workers: int | None,
-    scheduler: str | None,
-    chunk_size: int,
+    execution: Execution,
     quiet: bool,
 ) -> None:
     """Replay every baseline under PATHS and fail if a win rate moved significantly.
@@ -220,7 +212,7 @@ def check(
     input (a scenario or baseline that cannot be used, or no baseline at all).
     """
     report = run_check(
-        list(paths) or [Path(".")], alpha, min_change, _player(workers, scheduler, chunk_size)
+        list(paths) or [Path(".")], alpha, min_change, _player(execution)
     )
     if as_json:
         click.echo(json.dumps(report.to_dict()))

@@ -28,6 +28,7 @@ from sim.cli.app import (
     scenario_argument,
     seed_option,
 )
+from sim.run.choices import Execution
 from sim.run.outdir import own_folder
 from sim.run.progress import progress_bar
 from sim.scenario.sensitivity_section import MAX_SAMPLES
@@ -90,9 +91,7 @@ def sensitivity(
     plots: bool,
     as_json: bool,
     force: bool,
-    workers: int | None,
-    scheduler: str | None,
-    chunk_size: int,
+    execution: Execution,
     quiet: bool,
 ) -> None:
     """Measure how much each parameter of SCENARIO's sensitivity: section moves the balance.
@@ -120,9 +119,7 @@ def sensitivity(
                     out,
                     fresh=fresh,
                     on_point=advance,
-                    workers=workers,
-                    scheduler=scheduler,
-                    chunk_size=chunk_size,
+                    execution=execution,
                 )
             except KeyboardInterrupt:  # RunInterrupted inside a point, or between two
                 click.echo(

@@ -34,7 +34,7 @@ from sim.cli.app import (
     scenario_argument,
     seed_option,
 )
-from sim.run.api import RunInterrupted
+from sim.run.api import Execution, RunInterrupted
 from sim.run.outdir import own_folder
 from sim.run.progress import wanted
 from sim.scenario.strategies import Strategy
@@ -87,9 +87,7 @@ def tournament(
     out: Path | None,
     as_json: bool,
     force: bool,
-    workers: int | None,
-    scheduler: str | None,
-    chunk_size: int,
+    execution: Execution,
     quiet: bool,
 ) -> None:
     """Play every strategy of one side against every strategy of the other, on the same seeds.
@@ -123,9 +121,7 @@ def tournament(
                 progress=not quiet,
                 on_cell=_cell_line if show else None,
                 on_batch=batch_echo(as_json),
-                workers=workers,
-                scheduler=scheduler,
-                chunk_size=chunk_size,
+                execution=execution,
             )
         except RunInterrupted:
             click.echo(

@@ -43,6 +43,7 @@ from pydantic import Field
 
 from sim.engine.space import distance
 from sim.rules.acs.movement import per_action
+from sim.rules.acs.resolution import Defaults
 from sim.rules.prop3.character import AIM_ALWAYS, AIM_NEVER, Body, Profile
 from sim.rules.prop3.counters import counter_attack
 from sim.rules.prop3.fight import Fight, weapon_down
@@ -52,7 +53,13 @@ from sim.rules.prop3.models import HybridCombatant, RangeOptions, Rules
 from sim.rules.prop3.narration import HYBRID_NARRATION
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from sim.rules.acs.clock import AcsClock, AcsFighter
+
+    #: The clock of the ``prop3`` resolution, and a combatant on it (the hooks' types).
+    Clock: TypeAlias = AcsClock["HybridProfile", "HybridBody"]
+    Seat: TypeAlias = AcsFighter["HybridProfile", "HybridBody"]
 
 #: Shooting distance while a dropped weapon waits: none is too far, the action picks it up.
 _ANYWHERE = float("inf")
@@ -153,8 +160,8 @@ class HybridBody(Body):
         self.aimed_on = -1
 
 
-class Prop3Resolution:
-    """The ``prop3`` resolution of the ACS clock."""
+class Prop3Resolution(Defaults[HybridProfile, HybridBody]):
+    """The ``prop3`` resolution of the ACS clock (the replay's verbs of moving: the clock's)."""
 
     name = "prop3"
     narration = HYBRID_NARRATION
@@ -207,7 +214,7 @@ class Prop3Resolution:
         """Melee range, in feet (the option ``melee_range``)."""
         return stats.reach
 
-    def shot_range(self, clock: AcsClock, me: AcsFighter) -> float:
+    def shot_range(self, clock: Clock, me: Seat) -> float:
         """How far ``me`` would shoot at its target now: the round's ``shot_reach`` (0: no shot).
 
         With a weapon dropped, anywhere: its next action picks it up (:meth:`ready_shot`), as a
@@ -220,7 +227,7 @@ class Prop3Resolution:
         reach = None if target is None else shot_reach(me, target)
         return 0.0 if reach is None else reach
 
-    def step(self, clock: AcsClock, me: AcsFighter, movement: str) -> float:
+    def step(self, clock: Clock, me: Seat, movement: str) -> float:
         """Feet one action of any movement covers: ``speed / round_seconds / actions``.
 
         Moving spoils an aim (the round: aiming is the action just before the shot).
@@ -229,7 +236,7 @@ class Prop3Resolution:
         body.aim = None
         return per_action(body.profile.speed, clock.options.round_seconds, me.actions)
 
-    def ready_shot(self, clock: AcsClock, me: AcsFighter, target: AcsFighter) -> bool:
+    def ready_shot(self, clock: Clock, me: Seat, target: Seat) -> bool:
         """Before a shot: pick up a dropped weapon, or aim (tactic ``aim``); True: not shooting.
 
         A round of aim is ``aim_actions`` actions in a row at this target; anything else in
