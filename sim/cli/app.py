@@ -30,6 +30,7 @@ from analysis.report_text import summary_table
 from sim.cli.commands import COMMANDS
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
 from sim.engine.text import CONTROL, escape, visible
+from sim.rules.wording import counted
 from sim.run.api import Execution, RunInterrupted, Storage, simulate
 from sim.run.api import replay as replay_combat
 from sim.run.files import WriteError, cause_of
@@ -201,15 +202,81 @@ def _said_on_stderr(previous):
     return show
 
 
+def _between(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
+    """``from 1 to 1,000,000,000``, ``of at least 0``, ``above 0 and below 1``: a range in words."""
+
+    def shown(x: float) -> str:
+        return f"{x:,}" if float(x).is_integer() and abs(x) >= 1000 else f"{x:g}"
+
+    if low is not None and high is not None:
+        if not low_open and not high_open:
+            return f"from {shown(low)} to {shown(high)}"
+        first = f"above {shown(low)}" if low_open else f"of at least {shown(low)}"
+        second = f"below {shown(high)}" if high_open else f"at most {shown(high)}"
+        return f"{first} and {second}"
+    if low is not None:
+        return f"above {shown(low)}" if low_open else f"of at least {shown(low)}"
+    if high is not None:
+        return f"below {shown(high)}" if high_open else f"of at most {shown(high)}"
+    return ""
+
+
+class Whole(click.IntRange):
+    """A whole number in a range, refused in words.
+
+    "'abc' is not a whole number; expected a whole number from 1 to 1,000,000,000", where click
+    would say "'abc' is not a valid integer range".
+    """
+
+    name = "whole number"
+
+    def convert(self, value, param, ctx):
+        """The whole number, inside the range."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(
+                    f"{value!r} is not a whole number; expected {self.expected()}", param, ctx
+                )
+        if (self.min is not None and number < self.min) or (
+            self.max is not None and number > self.max
+        ):
+            self.fail(f"{number:,} is out of range; expected {self.expected()}", param, ctx)
+        return number
+
+    def expected(self) -> str:
+        """What the option takes, in words."""
+        where = _between(self.min, self.max, self.min_open, self.max_open)
+        return f"a whole number {where}".strip()
+
+
 class Number(click.FloatRange):
-    """A ``click.FloatRange`` that also refuses ``nan``, which compares false with any bound."""
+    """A number in a range, refused in words; ``nan``, which compares false with any bound, too."""
 
     def convert(self, value, param, ctx):
         """The number, inside the range and not ``nan``."""
-        number = super().convert(value, param, ctx)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            try:
+                number = float(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a number; expected {self.expected()}", param, ctx)
         if math.isnan(number):
-            self.fail(f"{value!r} is not a number", param, ctx)
+            self.fail(f"{value!r} is not a number; expected {self.expected()}", param, ctx)
+        low = self.min is not None and (number <= self.min if self.min_open else number < self.min)
+        high = self.max is not None and (number >= self.max if self.max_open else number > self.max)
+        if low or high:
+            self.fail(f"{number:g} is out of range; expected {self.expected()}", param, ctx)
         return number
+
+    def expected(self) -> str:
+        """What the option takes, in words."""
+        where = _between(self.min, self.max, self.min_open, self.max_open)
+        return f"a number {where}".strip()
 
 
 force_option = click.option(
@@ -224,7 +291,7 @@ scenario_argument = click.argument(
 )
 seed_option = click.option(
     "--seed",
-    type=click.IntRange(0, 2**63 - 1),
+    type=Whole(0, 2**63 - 1),
     default=None,
     help="Seed of the run (default: the scenario's seed).",
 )
@@ -236,7 +303,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def runs_option(help_text: str) -> Callable[[F], F]:
     """``--runs``: how many combats to play, counted as ``help_text`` says (per arm, point...)."""
-    return click.option("--runs", type=click.IntRange(1, 10**9), default=None, help=help_text)
+    return click.option("--runs", type=Whole(1, 10**9), default=None, help=help_text)
 
 
 def out_option(help_text: str) -> Callable[[F], F]:
@@ -346,7 +413,7 @@ def engine_options(command):
         [
             click.option(
                 "--workers",
-                type=click.IntRange(1, 4096),
+                type=Whole(1, 4096),
                 default=None,
                 help="Worker processes (default: chosen from the run's first combats: this "
                 "process for a run one core finishes in about 2 s, else every core; 1 plays in "
@@ -361,7 +428,7 @@ def engine_options(command):
             ),
             click.option(
                 "--chunk-size",
-                type=click.IntRange(1, 10**9),
+                type=Whole(1, 10**9),
                 default=None,
                 help="Combats per chunk, the unit of work of a worker (never changes a result). "
                 "Default: about a second of one core's work, at least 4 chunks per worker "
@@ -387,14 +454,14 @@ def precision_options(command):
             ),
             click.option(
                 "--max-runs",
-                type=click.IntRange(1, 10**9),
+                type=Whole(1, 10**9),
                 default=DEFAULT_MAX_RUNS,
                 show_default=True,
                 help="Cap on combats (per arm or point) with --precision.",
             ),
             click.option(
                 "--batch",
-                type=click.IntRange(1, 10**9),
+                type=Whole(1, 10**9),
                 default=DEFAULT_BATCH,
                 show_default=True,
                 help="Combats (per arm or point) in each batch with --precision.",
@@ -411,7 +478,7 @@ def batch_echo(as_json: bool):
         return None
 
     def on_batch(done: int, widest: float) -> None:
-        click.echo(f"  {done} combats: widest interval ±{widest:.4f}", err=True)
+        click.echo(f"  {counted(done, 'combat')}: widest interval ±{widest:.4f}", err=True)
 
     return on_batch
 
@@ -523,11 +590,13 @@ def _show_interrupted(exc: RunInterrupted, as_json: bool, out: Path | None) -> N
     if done or as_json:
         _show_summary(exc.result.summary, exc.result.scenario, as_json)
     if done:
-        said = f"interrupted: {done:,} of {total:,} combats finished and kept"
+        combats = counted(total, "combat", grouped=True)
+        said = f"interrupted: {done:,} of {combats} finished and kept"
     else:
         said = f"interrupted: no combat finished yet (of {total:,})"
     if exc.dropped:
-        said += f"; {exc.dropped:,} combats of the chunks under way were dropped (Ctrl-C twice)"
+        dropped = counted(exc.dropped, "combat", grouped=True)
+        said += f"; {dropped} of the chunks under way were dropped (Ctrl-C twice)"
     click.echo(said, err=True)
     if out is not None and done:
         click.echo(f"they are in {out}/; add --resume to the same command to finish", err=True)
@@ -554,7 +623,7 @@ _TRAILING_BLANKS = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
 @click.option(
     "--combat",
     "index",
-    type=click.IntRange(0, None),
+    type=Whole(0, None),
     required=True,
     help="Index of the combat in the run (0 is the first).",
 )

@@ -158,6 +158,12 @@ class RuleSystem(Protocol):
     def time_label(self, t: float) -> str:
         """The heading of the replay for simulation time ``t`` (``second 2, segment 7``)."""
 
+    def round_seconds(self, options: BaseModel) -> float | None:
+        """Game seconds in one of its rounds, the unit its fights are counted in.
+
+        None when it counts game seconds itself (ACS's clock, and every resolution played on it).
+        """
+
 
 # -- resolutions: what resolves an attack on a clock --------------------------------------------
 

@@ -235,6 +235,7 @@ class GuardedSystem:
         self._prepare = _call(origin, "prepare()", own.prepare)
         self._narration_for = _call(origin, "narration_for()", own.narration_for)
         self._time_label = _call(origin, "time_label()", own.time_label)
+        self._round_seconds = _call(origin, "round_seconds()", own.round_seconds)
 
     def options_model(self, raw: Mapping[str, object]) -> type[BaseModel]:
         """The plug-in's options model."""
@@ -259,6 +260,10 @@ class GuardedSystem:
     def time_label(self, t: float) -> str:
         """The plug-in's replay headings."""
         return self._time_label(t)
+
+    def round_seconds(self, options: BaseModel) -> float | None:
+        """The plug-in's round length (None: it counts game seconds)."""
+        return self._round_seconds(options)
 
 
 class GuardedPrepared:

@@ -149,6 +149,11 @@ class AcsSystem:
         """``second 2, segment 7`` for simulation time ``t`` (in segments)."""
         return segment_label(t)
 
+    @staticmethod
+    def round_seconds(options: BaseModel) -> float | None:
+        """None: the clock counts seconds of ten segments, whatever resolution it plays."""
+        return None
+
     def combatant_model(self, options: BaseModel) -> type[BaseModel]:
         """The stat block of the chosen resolution (it includes the ACS timing fields)."""
         return self._resolution(options).combatant_model

@@ -204,6 +204,10 @@ class CoinFlipSystem:
         """The replay's heading for simulation time ``t``: the second."""
         return f"second {int(t) // SEGMENTS_PER_SECOND + 1}"
 
+    def round_seconds(self, options: BaseModel) -> float | None:
+        """None: its fights are counted in seconds."""
+        return None
+
 
 #: The objects the entry points name.
 COIN_FLIP = CoinFlipSystem()
