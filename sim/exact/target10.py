@@ -44,7 +44,8 @@ from sim.rules.target10.exchange import (
 )
 from sim.rules.target10.luck import cancel_hits
 from sim.rules.target10.movements import HOLD
-from sim.rules.target10.round import INITIATIVE_DIE, steps
+from sim.rules.target10.round import INITIATIVE_DIE
+from sim.rules.target10.round import steps as initiative_steps
 from sim.rules.target10.state import ROUND_S, RoundState
 from sim.rules.target10.system import Target10Prepared
 from sim.scenario.schema import Scenario
@@ -93,14 +94,14 @@ class Duel:
         hp: each one's hit point roll.
         luck: each one's luck points at the start.
         zero_hp: the reading of 0 hit points (option ``zero_hp``).
-        rounds: the rounds the time limit allows.
+        steps: the rounds the time limit allows.
     """
 
     sides: tuple[Side, Side]
     hp: tuple[DiceExpr, DiceExpr]
     luck: tuple[int, int]
     zero_hp: str
-    rounds: int
+    steps: int
     orders: Weights[tuple[tuple[int, ...], ...]]
 
     #: Game seconds of one step (a round).
@@ -129,7 +130,7 @@ class Duel:
         hp = state.hp
         return Ending(None, "time_limit", (1, 1), (max(hp[0], 0), max(hp[1], 0)))
 
-    def round(self, state: DuelState) -> Weights[DuelState | Ending]:
+    def step(self, state: DuelState) -> Weights[DuelState | Ending]:
         """The law of what one round leaves: a state, or the fight's ending."""
         return self.orders.bind(lambda order: self._steps(state, order))
 
@@ -278,7 +279,7 @@ def duel(scenario: Scenario) -> Duel:
         hp=(prepared.roster[0][2], prepared.roster[1][2]),
         luck=(fighters[0].luck, fighters[1].luck),
         zero_hp=prepared.rules.test.zero_hp,
-        rounds=int(scenario.time_limit_s // ROUND_S + 1e-9),
+        steps=int(scenario.time_limit_s // ROUND_S + 1e-9),
         orders=_orders(fighters),
     )
 
@@ -303,7 +304,7 @@ def _orders(fighters: list[T10Fighter]) -> Weights[tuple[tuple[int, ...], ...]]:
     def order(dice: Dice) -> tuple[tuple[int, ...], ...]:
         for f in fighters:
             f.init = dice.roll(INITIATIVE_DIE) + f.stats.dex_mod
-        return tuple(tuple(f.index for f in group) for group in steps(fighters))
+        return tuple(tuple(f.index for f in group) for group in initiative_steps(fighters))
 
     return Weights.of(dice_law(order))
 
