@@ -39,6 +39,8 @@ ACTION_WORDS = ACTIONS + EXTRA_ACTIONS
 ATTACKS = frozenset({DISARM, GRAPPLE, KILL, SUBDUE, TRIP})
 #: Attacks that roll damage.
 DAMAGING = frozenset({KILL, SUBDUE})
+#: What a pinned grappler's successful Grapple on its holder does: the pin is broken.
+BREAK = 101
 
 #: How a combatant leaves the fight, as the rules say (``Fighter.out``).
 DEAD, UNCONSCIOUS, FLED = "dead", "unconscious", "fled"
