@@ -144,6 +144,7 @@ class Matchup:
         chosen: the way the combatants' fixed tactics choose (Proposition Three's forms; always
             True elsewhere).
         values: the exchange's own derived values (the pools of these forms, the modifier).
+        unit: what :meth:`dealt` counts (``hit points``; Proposition Three: ``nicks``).
     """
 
     system: str
@@ -153,6 +154,8 @@ class Matchup:
     exchange: Hashable
     chosen: bool = True
     values: tuple[tuple[str, str], ...] = ()
+    unit: str = "hit points"
+    _dealt: Callable[[Any], int] = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     _law: Callable[[Hashable], Distribution[Any]] = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     _step: Callable[[Hashable], Distribution[Any]] = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     _start: Callable[[], Distribution[Any]] = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
@@ -166,6 +169,14 @@ class Matchup:
         if stakes is None:
             return self.start().bind(self._law)
         return self._law(stakes)
+
+    def dealt(self, outcome: Any) -> int:
+        """The damage one outcome of :meth:`law` deals, in :attr:`unit` (0: none).
+
+        Target 10 and ACS: hit points; Proposition Three: nicks, each wound counting the
+        option ``nicks_per_wound``.
+        """
+        return self._dealt(outcome)
 
     def start(self) -> Distribution[Any]:
         """The law of the stakes at the start of a fight (:class:`T10Stakes`, ...)."""
@@ -294,7 +305,24 @@ def _t10_matchup(
     law, step, start = _t10_chain(attack, defender.hp, a_luck, d_luck, policy)
     roll = attack.rolls[0]
     values = (("modifier", f"{roll.modifier:+d}"), ("need", f"{roll.need} on d20"))
-    return Matchup(system, attacker, defender, way, attack, True, values, law, step, start)
+    return Matchup(
+        system,
+        attacker,
+        defender,
+        way,
+        attack,
+        True,
+        values,
+        "hit points",
+        _t10_dealt,
+        law,
+        step,
+        start,
+    )
+
+
+def _t10_dealt(outcome: AttackOutcome) -> int:
+    return outcome.damage
 
 
 def _target10(scenario: Scenario, options: CombatOptions) -> tuple[Matchup, ...]:
@@ -518,7 +546,25 @@ def _p3_matchup(
     if a_points or d_points:
         values += (("persistent points", f"{a_points} / {d_points}"),)
     exchange = ExchangeInput(attack, defense, rules.exchange, a_points, d_points)
-    return Matchup(system, attacker, defender, way, exchange, chosen, values, law, step, start)
+    per = rules.nicks_per_wound
+
+    def dealt(v: Verdict) -> int:
+        return v.nicks + v.wounds * per
+
+    return Matchup(
+        system,
+        attacker,
+        defender,
+        way,
+        exchange,
+        chosen,
+        values,
+        "nicks",
+        dealt,
+        law,
+        step,
+        start,
+    )
 
 
 # -- ACS percentile --------------------------------------------------------------------------------
