@@ -19,6 +19,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -45,11 +46,14 @@ from analysis.compare import (
     points,
 )
 from sim.engine.errors import CommandError
+from sim.engine.reading import NotAFile, read_regular
+from sim.rules.wording import counted
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
 from sim.run.records import DRAW
 from sim.run.summary import summarize
 from sim.run.version import __version__
+from sim.scenario.describe import show as show_value
 from sim.scenario.loader import load_scenario
 from sim.scenario.variants import arms, variant_names, variant_overrides
 
@@ -218,9 +222,11 @@ def read_baseline(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     redo = "re-record it with `combatsim baseline`"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path).decode("utf-8"))
     except FileNotFoundError:
         raise BaselineError(f"{path}: no such baseline file") from None
+    except NotAFile as exc:
+        raise BaselineError(f"{path}: {exc.strerror}; give a baseline file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BaselineError(f"{path}: not a readable JSON baseline ({exc}); {redo}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -292,8 +298,8 @@ class CheckRow:
         return (
             f"{self.scenario} ({self.file}), variant {d.variant}, side {d.side}: win rate "
             f"{d.base_rate:.1%} → {d.variant_rate:.1%} ({points(d.difference)} points, 95% CI "
-            f"{points(low)} to {points(high)}; {d.base_only} combats lost and {d.variant_only} "
-            f"gained; McNemar exact p{_eq(d.p_value)}, Holm p{_eq(d.p_holm)})"
+            f"{points(low)} to {points(high)}; {counted(d.base_only, 'combat')} lost and "
+            f"{d.variant_only} gained; McNemar exact p{_eq(d.p_value)}, Holm p{_eq(d.p_holm)})"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -398,12 +404,12 @@ def find_baselines(paths: Iterable[str | Path]) -> list[Path]:
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
                 found.extend(Path(root) / f for f in sorted(files) if f.endswith(SUFFIX))
         elif path.name.endswith(SUFFIX):
-            if not path.is_file():
+            if not path.exists():
                 raise BaselineError(f"{path}: no such baseline file")
-            found.append(path)
-        elif path.is_file():
+            found.append(path)  # read_baseline refuses a pipe or a device, never waits on it
+        elif path.exists():
             candidate = baseline_path(path)
-            if not candidate.is_file():
+            if not candidate.exists():
                 raise BaselineError(
                     f"{path}: no baseline ({candidate.name}); record one with "
                     f"`combatsim baseline {path}`"
@@ -425,6 +431,12 @@ def scenario_of(path: Path, baseline: dict[str, Any]) -> Path:
         BaselineError: the name leads out of the folder, or to no file.
     """
     name = baseline["scenario_file"]
+    if not isinstance(name, str) or "\x00" in name:
+        raise BaselineError(
+            f"{path}: its scenario_file {show_value(name)} is not a file name (expected the "
+            "name of the scenario file next to the baseline); re-record it with "
+            "`combatsim baseline SCENARIO`"
+        )
     folder = path.parent.resolve()
     shown = repr(name if len(name) <= 80 else name[:79] + "…")
     candidate = (folder / name).resolve()
@@ -434,9 +446,35 @@ def scenario_of(path: Path, baseline: dict[str, Any]) -> Path:
             "a baseline names its scenario by a path inside its own folder. Re-record it with "
             "`combatsim baseline SCENARIO`"
         )
-    if not candidate.is_file():
+    if not candidate.exists():
         raise BaselineError(f"{path}: its scenario {path.parent / name} does not exist")
     return path.parent / name
+
+
+def unrecorded_scenarios(paths: Iterable[str | Path]) -> list[Path]:
+    """Scenario files in the directories of ``paths`` that have no baseline next to them.
+
+    A directory's check finds baselines; a scenario there without one is not checked at all,
+    and ``check`` says so. A scenario file is a ``.yaml`` file with a top-level ``rules:`` key
+    (read as text, not parsed: this only names files).
+    """
+    found: list[Path] = []
+    for item in paths:
+        path = Path(item)
+        if not path.is_dir():
+            continue
+        for root, dirs, files in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+            for name in sorted(files):
+                candidate = Path(root) / name
+                if name.endswith((".yaml", ".yml")) and not baseline_path(candidate).is_file():
+                    try:
+                        text = candidate.read_text(encoding="utf-8", errors="replace")
+                    except OSError:
+                        continue
+                    if re.search(r"^rules:", text, re.M):
+                        found.append(candidate)
+    return found
 
 
 def check_baseline(path: str | Path, play: RangePlayer = play_range) -> ScenarioCheck:
@@ -585,7 +623,7 @@ def render_baseline(baseline: dict[str, Any], path: Path, console: Console | Non
     """Print what a baseline recorded."""
     console = console or _console()
     console.print(
-        f"{baseline['scenario']} — baseline of {baseline['runs']} combats per arm, seed "
+        f"{baseline['scenario']} — baseline of {counted(baseline['runs'], 'combat')} per arm, seed "
         f"{baseline['seed']}",
         highlight=False,
         markup=False,
@@ -643,7 +681,7 @@ def render_check(report: CheckReport, console: Console | None = None) -> None:
     console.print(method, highlight=False, markup=False)
     if report.moved:
         console.print(
-            f"{len(report.moved)} win rate(s) moved:",
+            f"{counted(len(report.moved), 'win rate')} moved:",
             style="bold red",
             highlight=False,
             markup=False,

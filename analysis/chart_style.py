@@ -3,8 +3,10 @@
 Side colours are matplotlib's ten with the pale ones darkened, so that every line has a contrast
 of at least 3:1 on white (WCAG 2.1, graphical objects; :func:`contrast_on_white`); ordered series
 use the dark part of viridis. Titles wrap to the figure's width instead of running off it. The
-mean of single fights is shown with its Student's t interval (:func:`mean_interval`), and a
-parameter of whole numbers gets whole-number ticks.
+mean of single fights is shown with its Student's t interval (:func:`mean_interval`), a
+parameter of whole numbers gets whole-number ticks, a swept parameter gets its ticks at the swept
+values (:func:`value_ticks`), and every tick label reads the value at its tick: a percentage
+shows as many decimals as its ticks need (:class:`PercentTicks`), never a rounded 2.5% as "2%".
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.ticker import FixedLocator, Formatter, MaxNLocator
 from scipy.stats import t as student_t
 
 from sim.run.records import DRAW
@@ -75,9 +77,82 @@ def new_axes(width: float = 7.0, height: float = 4.2) -> tuple[Figure, Any]:
     return figure, figure.add_subplot()
 
 
+#: The most decimals a percentage tick is shown with (ticks finer than that are not drawn).
+MOST_DECIMALS = 4
+
+
+def decimals_for(values: Sequence[float], most: int = MOST_DECIMALS) -> int:
+    """The fewest decimals that write every one of ``values`` exactly (at most ``most``)."""
+    for decimals in range(most + 1):
+        if all(abs(v - round(v, decimals)) <= 1e-9 * max(1.0, abs(v)) for v in values):
+            return decimals
+    return most
+
+
+class PercentTicks(Formatter):
+    """Shares (0 to 1) as percentages, with the decimals the ticks on the axis need.
+
+    matplotlib's ``PercentFormatter(decimals=0)`` writes a tick at 2.5% as "2%" and one at
+    7.5% as "8%" (it rounds half to even): an axis of evenly spaced ticks that reads unevenly.
+    Here all ticks of an axis share the fewest decimals that write each of them exactly: 0%,
+    25%, 50%, or 0.0%, 2.5%, 5.0%.
+    """
+
+    def __init__(self) -> None:
+        self.decimals = 0
+
+    def set_locs(self, locs: Any) -> None:
+        """Choose the decimals from the ticks about to be labelled."""
+        super().set_locs(locs)
+        self.decimals = decimals_for([100 * float(v) for v in locs])
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        """The tick's value as a percentage with the axis's decimals."""
+        value = 100 * float(x)
+        if abs(value) < 0.5 * 10.0**-self.decimals:
+            value = 0.0  # no "-0%"
+        return f"{value:.{self.decimals}f}%"
+
+
 def percent_axis(axis: Any) -> None:
-    """Show shares (0 to 1) as percentages."""
-    axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    """Show shares (0 to 1) as percentages, each tick label the value at its tick."""
+    axis.set_major_formatter(PercentTicks())
+
+
+#: Ticks on a swept parameter's axis: every swept value up to this many, else every k-th.
+MOST_VALUE_TICKS = 12
+
+
+def value_ticks(axis: Any, values: Any, most: int = MOST_VALUE_TICKS) -> None:
+    """Ticks at the swept values themselves (every k-th of many), never between them.
+
+    A locator's round numbers (15, 30, 45 on a sweep of 20, 30, 40) would put the labels where
+    no point was played; the designer reads the values the sweep played.
+    """
+    numbers = np.unique(np.asarray(values, dtype=float))
+    numbers = numbers[np.isfinite(numbers)]
+    if not len(numbers):
+        return
+    step = max(1, math.ceil(len(numbers) / most))
+    shown = list(numbers[::step])
+    axis.set_major_locator(FixedLocator(shown))
+    axis.set_major_formatter(ValueTicks())
+
+
+class ValueTicks(Formatter):
+    """A swept value as it was written: 20, 0.5, 1.25 (no offset, no scientific notation)."""
+
+    def __init__(self) -> None:
+        self.decimals = 0
+
+    def set_locs(self, locs: Any) -> None:
+        """Choose the decimals from the ticks about to be labelled."""
+        super().set_locs(locs)
+        self.decimals = decimals_for([float(v) for v in locs], most=6)
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        """The tick's value with the axis's decimals."""
+        return f"{float(x):.{self.decimals}f}"
 
 
 def wrapped_title(what: str, scenario: str | None, width: float = 7.0) -> str:

@@ -15,6 +15,7 @@ from analysis.comparison_view import comparison_of, plot_arm_win_rates, plot_pai
 from analysis.plots import (
     FORMATS,
     Plot,
+    TimeUnit,
     plot_duration_curve,
     plot_fight_length,
     plot_hp_left,
@@ -39,9 +40,26 @@ def standard_plots(results: Results) -> list[Plot]:
     return _sweep_plots(results)
 
 
+def time_unit(results: Results) -> TimeUnit:
+    """The unit fight lengths are counted in: the rules' rounds, or game seconds.
+
+    Read from the summary (``round_s``, written by runs of Target 10 and Proposition Three);
+    a sweep's points share it unless the sweep changes the length of a round itself, which is
+    then drawn in game seconds.
+    """
+    summary = results.summary
+    found = {summary.get("round_s")} if "round_s" in summary else set()
+    for point in summary.get("points", []) if isinstance(summary.get("points"), list) else []:
+        found.add((point.get("summary") or {}).get("round_s"))
+    lengths = {r for r in found if r is not None}
+    return TimeUnit(float(lengths.pop())) if len(lengths) == 1 and None not in found else TimeUnit()
+
+
 def _run_plots(results: Results) -> list[Plot]:
     outcomes, sides, name = results.outcomes, results.side_names, results.scenario_name
     limit = results.meta.get("time_limit_s")
+    unit = time_unit(results)
+    length = "t rounds" if unit.round_s is not None else "t seconds"
     return [
         Plot(
             "win_rates",
@@ -53,13 +71,13 @@ def _run_plots(results: Results) -> list[Plot]:
             "Fight length: the distribution of single fights, stacked by winner (no interval: "
             "it is not an estimate); the dotted line is the mean, the band its 95% interval "
             "(Student's t).",
-            plot_fight_length(outcomes, sides, name),
+            plot_fight_length(outcomes, sides, name, unit),
         ),
         Plot(
             "survival",
-            "Share of fights still running after t seconds (empirical survival curve), with "
+            f"Share of fights still running after {length} (empirical survival curve), with "
             "its 95% Dvoretzky-Kiefer-Wolfowitz band, which covers the whole curve at once.",
-            plot_survival(outcomes, scenario=name, time_limit_s=limit),
+            plot_survival(outcomes, scenario=name, time_limit_s=limit, unit=unit),
         ),
         Plot(
             "hp_left",
@@ -74,6 +92,8 @@ def _run_plots(results: Results) -> list[Plot]:
 def _sweep_plots(results: Results) -> list[Plot]:
     outcomes, sides, name = results.outcomes, results.side_names, results.scenario_name
     limit = results.meta.get("time_limit_s")
+    unit = time_unit(results)
+    length = "t rounds" if unit.round_s is not None else "t seconds"
     labels = sweep_labels(results)
     rates = win_rates(outcomes, sides, ["point", *labels])
     if len(labels) == 1:
@@ -88,14 +108,14 @@ def _sweep_plots(results: Results) -> list[Plot]:
             Plot(
                 "duration_curve",
                 f"Mean fight length against {x}, with its 95% interval (Student's t).",
-                plot_duration_curve(outcomes, x, name),
+                plot_duration_curve(outcomes, x, name, unit),
             ),
             Plot(
                 "survival",
-                f"Share of fights still running after t seconds, per {x}; the 95% "
+                f"Share of fights still running after {length}, per {x}; the 95% "
                 "Dvoretzky-Kiefer-Wolfowitz band is drawn for up to three curves, and its "
                 "half-width given for more.",
-                plot_survival(outcomes, by=x, scenario=name, time_limit_s=limit),
+                plot_survival(outcomes, by=x, scenario=name, time_limit_s=limit, unit=unit),
             ),
         ]
     x, y = labels

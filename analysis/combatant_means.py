@@ -33,9 +33,18 @@ COMBATANT_DEFINITIONS = {
 }
 
 
-def combatant_rows(frame: pd.DataFrame) -> tuple[list[str], list[list[Any]]]:
-    """Header and rows: per combatant, each mean ± its 95% half-width, and how it left."""
-    means = [c for c, _ in COMBATANT_MEANS if c in frame.columns]
+def combatant_rows(
+    frame: pd.DataFrame, leave_out_zeros: bool = False
+) -> tuple[list[str], list[list[Any]], list[str]]:
+    """Header and rows: per combatant, each mean ± its 95% half-width, and how it left.
+
+    With ``leave_out_zeros``, a column that is 0 in every combat is left out and named in the
+    third item: in rounds (Target 10 loses and disrupts no actions and has no criticals) it is a
+    count the rule system does not keep, which would fill its column with 0.00 ± 0.00.
+    """
+    present = [c for c, _ in COMBATANT_MEANS if c in frame.columns]
+    means = [c for c in present if not leave_out_zeros or frame[c].to_numpy().any()]
+    never = [h for c, h in COMBATANT_MEANS if c in present and c not in means]
     grouped = frame.groupby(["side", "combatant"], sort=False)
     # The half-width of each mean's 95% interval (normal approximation: many combats).
     half = 1.96 * grouped[means].std(ddof=1) / grouped[means].count().pow(0.5)
@@ -54,7 +63,7 @@ def combatant_rows(frame: pd.DataFrame) -> tuple[list[str], list[list[Any]]]:
         if left is not None:
             cells.append(row["how it left"])
         rows.append(cells)
-    return header, rows
+    return header, rows, never
 
 
 def _how_left(out: pd.Series) -> str:

@@ -47,6 +47,7 @@ from scipy.stats import t as student_t
 
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, PreciseRun, run_until_precise
 from analysis.results import made_with, write_results
+from sim.rules.wording import counted
 from sim.run.records import DRAW
 from sim.run.runner import range_records
 from sim.run.summary import CONFIDENCE, summarize, wilson_interval
@@ -699,7 +700,8 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
     console = console or _console()
     n_variants = len(comparison.effects)
     title = (
-        f"{comparison.scenario} — {comparison.runs} paired combats per arm, seed {comparison.seed}"
+        f"{comparison.scenario} — {counted(comparison.runs, 'paired combat')} per arm, "
+        f"seed {comparison.seed}"
     )
     table = Table(title=escape(title), title_justify="left")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
@@ -713,8 +715,13 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
         ("p Holm", "right"),
         ("", "left"),
     )
+    # A variant's name is never cut: its column is as wide as the longest (the others wrap).
+    longest = max((len(w.variant) for w in comparison.wins), default=0)
     for name, justify in columns:
-        table.add_column(name, justify=justify)
+        if name == "variant":
+            table.add_column(name, justify=justify, no_wrap=True, min_width=max(longest, 7))
+        else:
+            table.add_column(name, justify=justify)
     for w in comparison.wins:
         low, high = w.ci95
         verdict = ("↑ moved" if w.difference > 0 else "↓ moved") if w.significant else ""
@@ -740,7 +747,10 @@ def render_comparison(comparison: Comparison, console: Console | None = None) ->
         "p (paired t)",
         "p Holm",
     ):
-        lengths.add_column(name, justify="left" if name == "variant" else "right")
+        if name == "variant":
+            lengths.add_column(name, justify="left", no_wrap=True, min_width=max(longest, 7))
+        else:
+            lengths.add_column(name, justify="right")
     for e in comparison.effects:
         lengths.add_row(
             e.variant,

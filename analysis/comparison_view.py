@@ -26,6 +26,7 @@ from analysis.chart_style import (
 from analysis.compare import ALPHA, BASE, Comparison, compare_outcomes, points
 from analysis.results import Results, ResultsError
 from analysis.sweep import win_rates
+from sim.rules.wording import counted
 from sim.run.records import DRAW
 
 
@@ -92,7 +93,9 @@ def plot_arm_win_rates(results: Results) -> Figure:
     runs = int(rates["runs"].max())
     width_in = figure.get_figwidth()
     ax.set_title(
-        wrapped_title(f"Win rate per arm ({runs} combats each)", results.scenario_name, width_in)
+        wrapped_title(
+            f"Win rate per arm ({counted(runs, 'combat')} each)", results.scenario_name, width_in
+        )
     )
     ax.legend(loc="upper left", fontsize="small", ncols=min(len(sides) + 1, 4))
     return figure
@@ -123,7 +126,7 @@ def plot_paired_differences(comparison: Comparison) -> Figure:
     ax.set_xlabel("variant − base, win rate in percentage points (95% CI, Tango)")
     ax.set_title(
         wrapped_title(
-            f"Paired difference from the base ({comparison.runs} combats an arm)",
+            f"Paired difference from the base ({counted(comparison.runs, 'combat')} an arm)",
             comparison.scenario,
         )
     )

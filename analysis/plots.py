@@ -27,21 +27,23 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
 
 from analysis.chart_style import (
     CONFIDENCE,
     FORMATS,
     PALETTE,
+    PercentTicks,
     mean_interval,
     new_axes,
     percent_axis,
     series_color,
     side_colors,
+    value_ticks,
     whole_ticks,
     wrapped_title,
 )
 from analysis.sweep import win_rates
+from sim.rules.wording import counted
 from sim.run.files import make_folder, write_atomically
 from sim.run.records import DRAW
 
@@ -49,6 +51,45 @@ if TYPE_CHECKING:
     from analysis.balance import BalanceResult
 
 # -- one run ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimeUnit:
+    """How a chart counts fight length: the rules' rounds (game time beside), or game seconds.
+
+    Target 10 and Proposition Three count rounds (:func:`sim.run.summary.round_length_s`); ACS,
+    and everything on its clock, counts seconds.
+    """
+
+    round_s: float | None = None
+
+    def of(self, seconds: Any) -> Any:
+        """Game seconds in this unit."""
+        return seconds if self.round_s is None else np.asarray(seconds, dtype=float) / self.round_s
+
+    @property
+    def step(self) -> float:
+        """The histogram's bin: a tenth of a second (a segment), or one round."""
+        return 0.1 if self.round_s is None else 1.0
+
+    @property
+    def short(self) -> str:
+        """``s`` or ``rounds``."""
+        return "s" if self.round_s is None else "rounds"
+
+    @property
+    def axis(self) -> str:
+        """The axis label: ``game seconds``, or ``rounds (one round: 60 s of game time)``."""
+        if self.round_s is None:
+            return "game seconds"
+        return f"rounds (one round: {self.round_s:g} s of game time)"
+
+    def beside(self, rounds: float) -> str:
+        """The game time beside a length in rounds (nothing in seconds)."""
+        return "" if self.round_s is None else f" ({rounds * self.round_s:.0f} s)"
+
+
+SECONDS = TimeUnit()
 
 
 def plot_win_rates(
@@ -79,26 +120,32 @@ def plot_win_rates(
     ax.set_ylabel("win rate")
     ax.set_ylim(0, min(1.0, float(rates["ci_high"].max()) + 0.12) if len(rates) else 1)
     percent_axis(ax.yaxis)
-    ax.set_title(wrapped_title(f"Win rate per side ({len(outcomes)} combats)", scenario))
+    ax.set_title(wrapped_title(f"Win rate per side ({counted(len(outcomes), 'combat')})", scenario))
     figure.legend(loc="outside lower center", ncols=2, fontsize="small")
     return figure
 
 
 def plot_fight_length(
-    outcomes: pd.DataFrame, side_names: Sequence[str], scenario: str | None = None
+    outcomes: pd.DataFrame,
+    side_names: Sequence[str],
+    scenario: str | None = None,
+    unit: TimeUnit = SECONDS,
 ) -> Figure:
     """How long fights last: the distribution, stacked by who won; the mean with its 95% CI.
 
     The bars are single fights (a distribution, no uncertainty to show); the mean is an
-    estimate, so its Student's t interval is the shaded band around the dotted line.
+    estimate, so its Student's t interval is the shaded band around the dotted line. Lengths
+    are in the rules' own unit (``unit``: rounds for Target 10 and Proposition Three).
     """
     figure, ax = new_axes()
     colors = side_colors(side_names)
-    durations = outcomes["duration_s"].to_numpy(dtype=float)
-    edges = _bins(durations, step=0.1)
+    durations = unit.of(outcomes["duration_s"].to_numpy(dtype=float))
+    edges = _bins(durations, step=unit.step)
     series, labels, palette = [], [], []
     for side in [*side_names, DRAW]:
-        chosen = outcomes.loc[outcomes["winner"] == side, "duration_s"].to_numpy(dtype=float)
+        chosen = unit.of(
+            outcomes.loc[outcomes["winner"] == side, "duration_s"].to_numpy(dtype=float)
+        )
         if len(chosen):
             series.append(chosen)
             labels.append(f"{side} won" if side != DRAW else "draw")
@@ -106,7 +153,12 @@ def plot_fight_length(
     if series:
         ax.hist(series, bins=edges, stacked=True, label=labels, color=palette)
         mean, low, high = mean_interval(durations)
-        ax.axvline(mean, color="black", linestyle=":", label=f"mean {mean:.2f} s")
+        ax.axvline(
+            mean,
+            color="black",
+            linestyle=":",
+            label=f"mean {mean:.2f} {unit.short}{unit.beside(mean)}",
+        )
         if math.isfinite(low):
             ax.axvspan(
                 low,
@@ -115,7 +167,9 @@ def plot_fight_length(
                 alpha=0.15,
                 label=f"its 95% CI {low:.2f}–{high:.2f}",
             )
-    ax.set_xlabel("fight length (game seconds)")
+    ax.set_xlabel(f"fight length ({unit.axis})")
+    if unit.round_s is not None:
+        whole_ticks(ax.xaxis, durations)
     ax.set_ylabel("fights")
     ax.set_title(wrapped_title(f"Fight length: distribution of {len(outcomes)} fights", scenario))
     ax.legend(loc="upper right", fontsize="small")
@@ -141,8 +195,9 @@ def plot_survival(
     by: str | None = None,
     scenario: str | None = None,
     time_limit_s: float | None = None,
+    unit: TimeUnit = SECONDS,
 ) -> Figure:
-    """The share of fights still running after t seconds, with a 95% DKW band.
+    """The share of fights still running after t seconds (or rounds), with a 95% DKW band.
 
     With ``by`` (a sweep parameter), one curve per value; the band is drawn when there are at
     most three curves, to keep the picture readable; with more, the legend gives its half-width
@@ -156,7 +211,7 @@ def plot_survival(
     widest = 0.0
     for i, (label, group) in enumerate(groups):
         color = PALETTE[0] if len(groups) == 1 else series_color(i, len(groups))
-        t, s = survival(group["duration_s"])
+        t, s = survival(unit.of(group["duration_s"].to_numpy(dtype=float)))
         ax.step(t, s, where="post", color=color, label=label)
         eps = dkw_half_width(len(group))
         widest = max(widest, eps)
@@ -171,13 +226,16 @@ def plot_survival(
                 label=f"95% band (DKW){'' if len(groups) == 1 else ', ' + label}",
             )
     if time_limit_s is not None and outcomes["duration_s"].max() >= time_limit_s:
-        ax.axvline(time_limit_s, color="grey", linestyle="--", label="time limit (draw)")
-    ax.set_xlabel("game seconds")
+        ax.axvline(
+            float(unit.of(time_limit_s)), color="grey", linestyle="--", label="time limit (draw)"
+        )
+    ax.set_xlabel(unit.axis)
     ax.set_ylabel("share of fights still running")
     ax.set_ylim(0, 1.02)
     ax.set_xlim(left=0)
     percent_axis(ax.yaxis)
-    ax.set_title(wrapped_title("Fights still running after t seconds", scenario))
+    after = "t seconds" if unit.round_s is None else "t rounds"
+    ax.set_title(wrapped_title(f"Fights still running after {after}", scenario))
     title = None if by is None else by
     if len(groups) > 3:
         title = f"{by}\n(each curve ± {widest:.1%}: 95% DKW band, not drawn)"
@@ -326,7 +384,7 @@ def _parameter_axis(ax: Any, labels: list[str] | None, values: Any) -> None:
         ax.set_xticks(np.arange(len(labels)), labels)
         ax.set_xlim(-0.5, len(labels) - 0.5)
     else:
-        whole_ticks(ax.xaxis, values)
+        value_ticks(ax.xaxis, values)
 
 
 def plot_win_rate_curve(
@@ -370,7 +428,8 @@ def plot_win_rate_curve(
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
     percent_axis(ax.yaxis)
-    ax.set_title(wrapped_title(f"Win rate against {parameter} ({runs} combats a point)", scenario))
+    what = f"Win rate against {parameter} ({counted(runs, 'combat')} a point)"
+    ax.set_title(wrapped_title(what, scenario))
     ax.legend(loc="best", fontsize="small")
     return figure
 
@@ -453,20 +512,22 @@ def plot_win_rate_heatmap(
     ax.set_ylabel(y)
     colorbar = figure.colorbar(image, ax=ax)
     colorbar.set_label(f"{side} win rate")
-    colorbar.formatter = PercentFormatter(1.0, decimals=0)
+    colorbar.formatter = PercentTicks()
     colorbar.update_ticks()
     ax.set_title(wrapped_title(f"{side} win rate", scenario, width))
     return figure
 
 
 def plot_duration_curve(
-    outcomes: pd.DataFrame, parameter: str, scenario: str | None = None
+    outcomes: pd.DataFrame, parameter: str, scenario: str | None = None, unit: TimeUnit = SECONDS
 ) -> Figure:
     """Mean fight length against a swept parameter, with its 95% Student's t interval."""
     order = _order(outcomes, parameter)
     stats = pd.DataFrame(
         [
-            mean_interval(outcomes.loc[outcomes[parameter] == key, "duration_s"].to_numpy(float))
+            mean_interval(
+                unit.of(outcomes.loc[outcomes[parameter] == key, "duration_s"].to_numpy(float))
+            )
             for key in order
         ],
         columns=["mean", "low", "high"],
@@ -487,7 +548,7 @@ def plot_duration_curve(
     )
     _parameter_axis(ax, labels, stats.index if labels is None else None)
     ax.set_xlabel(parameter)
-    ax.set_ylabel("mean fight length (game seconds)")
+    ax.set_ylabel(f"mean fight length ({unit.axis})")
     ax.set_ylim(bottom=0)
     ax.set_title(wrapped_title(f"Fight length against {parameter}", scenario))
     ax.legend(loc="best")
@@ -521,8 +582,7 @@ def plot_balance(result: BalanceResult) -> Figure:
         lo, hi = result.interval
         if math.isfinite(lo) and math.isfinite(hi):
             ax.axvspan(lo, hi, color=PALETTE[3], alpha=0.15, label="its 95% CI")
-    if result.integer:
-        whole_ticks(ax.xaxis, grid["value"])
+    value_ticks(ax.xaxis, grid["value"])
     ax.set_xlabel(result.label)
     ax.set_ylabel(f"{result.side} win rate")
     ax.set_ylim(0, 1)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.rules.wording import counted
 from sim.run.api import Execution, RunResult, simulate
 from sim.run.runner import range_records
 from sim.run.summary import summarize, wilson_interval
@@ -77,12 +78,12 @@ class PreciseRun:
         """One plain sentence: where it stopped and why."""
         if self.reached:
             return (
-                f"stopped after {self.runs} combats ({self.batches} batch"
+                f"stopped after {counted(self.runs, 'combat')} ({self.batches} batch"
                 f"{'es' * (self.batches != 1)}): every 95% interval is within "
                 f"±{self.precision:g} (widest ±{self.half_width:.4f})"
             )
         return (
-            f"reached the cap of {self.max_runs} combats (--max-runs) before the target "
+            f"reached the cap of {counted(self.max_runs, 'combat')} (--max-runs) before the target "
             f"precision ±{self.precision:g}: the widest 95% interval is still "
             f"±{self.half_width:.4f}"
         )

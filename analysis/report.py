@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from analysis.charts import standard_plots, sweep_labels
+from analysis.charts import standard_plots, sweep_labels, time_unit
 from analysis.combatant_means import COMBATANT_DEFINITIONS, combatant_rows
 from analysis.comparison_view import (
     COMPARISON_DEFINITIONS,
@@ -42,7 +42,7 @@ from analysis.verdict import run_verdict, sweep_verdict
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
 from sim.run.records import DRAW
-from sim.run.summary import DEFINITIONS, summarize
+from sim.run.summary import DEFINITIONS, duration_text, summarize
 from sim.run.version import __version__
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import ScenarioError
@@ -250,9 +250,11 @@ def _made(results: Results, facts: dict[str, Any]) -> list[list[Any]]:
     else:
         rows.append(["combats", len(results.outcomes)])
     limit = meta.get("time_limit_s") or facts.get("time_limit_s")
-    rows.append(
-        ["time limit", f"{limit:g} game seconds (then a draw)" if limit else "not recorded"]
-    )
+    round_s = time_unit(results).round_s
+    shown = f"{limit:g} game seconds (then a draw)" if limit else "not recorded"
+    if limit and round_s:
+        shown = f"{limit / round_s:g} rounds of {round_s:g} s: {shown}"
+    rows.append(["time limit", shown])
     rows.append(["combats in the table", len(results.outcomes)])
     rows.append(["results made with", f"combatsim {meta.get('combatsim_version', 'unknown')}"])
     if meta.get("created"):
@@ -265,8 +267,11 @@ def _made(results: Results, facts: dict[str, Any]) -> list[list[Any]]:
 def _summary_tables(results: Results) -> str:
     sides = results.side_names
     outcomes = results.outcomes
+    round_s = time_unit(results).round_s
     if results.kind == "run":
-        summary = summarize(outcomes, sides, results.scenario_name, results.seed or 0)
+        summary = summarize(
+            outcomes, sides, results.scenario_name, results.seed or 0, round_s=round_s
+        )
         rows = []
         for side, s in summary["sides"].items():
             low, high = s["ci95"]
@@ -282,8 +287,11 @@ def _summary_tables(results: Results) -> str:
             )
         rows.append(["draw", summary["draws"], f"{summary['draw_rate']:.1%}", "", "", ""])
         ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
+        length = duration_text(
+            summary["mean_duration_s"], round_s, rounds=summary.get("mean_duration_rounds")
+        )
         return _table("summary", rows, RUN_HEADER) + (
-            f'<p class="note">Mean fight length {summary["mean_duration_s"]:.2f} game seconds; '
+            f'<p class="note">Mean fight length {_e(length)}; '
             f"how fights ended: {_e(ends)}. Every column is defined under "
             '<a href="#terms">What the columns mean</a>.</p>'
         )
@@ -291,7 +299,7 @@ def _summary_tables(results: Results) -> str:
     rates = win_rates(outcomes, sides, ["point", *labels])
     header = ["point", *labels]
     header += [f"{side} win rate (95% CI)" for side in sides]
-    header += ["draws", "mean length (s)"]
+    header += ["draws", *(["mean length (rounds)"] if round_s else []), "mean length (s)"]
     rows = []
     for point, group in rates.groupby("point", sort=True):
         first = group.iloc[0]
@@ -301,6 +309,8 @@ def _summary_tables(results: Results) -> str:
             r = by_side.loc[side]
             row.append(f"{r['win_rate']:.1%} ({r['ci_low']:.1%} – {r['ci_high']:.1%})")
         row.append(by_side.loc[DRAW, "wins"])  # a count; the cell shows it as text
+        if round_s:
+            row.append(f"{first['mean_duration_s'] / round_s:.2f}")
         row.append(f"{first['mean_duration_s']:.2f}")
         rows.append(row)
     return _table("summary", rows, header)
@@ -315,6 +325,7 @@ SWEEP_DEFINITIONS = {
     "win rate (95% CI)": "the side's wins / combats at that point, with the 95% Wilson interval",
     "draws": "combats no side won (everyone out, or the time limit)",
     "mean length (s)": "mean fight length in game seconds over the point's combats",
+    "mean length (rounds)": "the same in the rules' rounds (Target 10, Proposition Three)",
 }
 
 
@@ -323,6 +334,8 @@ def _terms(results: Results) -> str:
         terms = dict(COMPARISON_DEFINITIONS)
     elif results.kind == "sweep":
         terms = dict(SWEEP_DEFINITIONS)
+        if time_unit(results).round_s is None:
+            del terms["mean length (rounds)"]
     else:
         terms = {k: DEFINITIONS[k] for k in RUN_HEADER[1:]}
         terms["mean fight length"] = DEFINITIONS["mean duration"]
@@ -359,8 +372,17 @@ def _combatant_table(results: Results) -> str:
             '<p class="note">The per-combatant table is saved in combatants.parquet (one row '
             "per combatant and combat); it is not summarized here.</p>"
         )
-    header, rows = combatant_rows(frame)
-    return _table("combatants", rows, header)
+    # On the ACS clock every column may happen, and a 0 there is a finding; in rounds a column
+    # at 0 in every combat is one the rule system does not count (or that never happened).
+    rules = results.meta.get("rules")
+    header, rows, never = combatant_rows(frame, leave_out_zeros=rules not in (None, "acs"))
+    note = (
+        f'<p class="note">Left out, 0 in every combat ({_e(str(rules))} does not count them, '
+        f"or none happened): {_e(', '.join(never))}.</p>"
+        if never
+        else ""
+    )
+    return _table("combatants", rows, header) + note
 
 
 def _value(value: Any) -> str:

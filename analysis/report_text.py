@@ -12,6 +12,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from sim.rules.wording import counted
+from sim.run.summary import duration_text
+
 
 def summary_table(
     summary: dict[str, Any], scenario: Any = None, console: Console | None = None
@@ -19,7 +22,7 @@ def summary_table(
     """Print win rates with their 95% intervals, draws and the mean fight length."""
     console = console or Console()
     runs = summary["runs"]
-    title = f"{escape(summary['scenario'])} — {runs} combats, seed {summary['seed']}"
+    title = f"{escape(summary['scenario'])} — {counted(runs, 'combat')}, seed {summary['seed']}"
     table = Table(title=title, title_justify="left")
     table.add_column("side")
     table.add_column("wins", justify="right")
@@ -40,7 +43,12 @@ def summary_table(
     table.add_row("draw", str(summary["draws"]), f"{summary['draw_rate']:.1%}", "", "", "")
     console.print(table)
     ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
-    console.print(f"mean duration {summary['mean_duration_s']:.2f} s of game time; ends: {ends}")
+    length = duration_text(
+        summary["mean_duration_s"],
+        summary.get("round_s"),
+        rounds=summary.get("mean_duration_rounds"),
+    )
+    console.print(f"mean duration {length}; ends: {ends}")
     console.print(FOOTNOTE, highlight=False)
 
 

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
 
+from analysis.chart_style import PercentTicks
 from analysis.plots import Plot, figure_bytes, save_figure
 from analysis.results import Results, read_table
 
@@ -67,7 +67,7 @@ def plot_tornado(effects: pd.DataFrame, base_rate: float, side: str, scenario: s
     ax.axvline(base_rate, color="black", linewidth=1)
     ax.set_xlim(0, 1.3)  # room on the right for the changes written out
     ax.set_xticks(np.linspace(0, 1, 6))
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.xaxis.set_major_formatter(PercentTicks())
     ax.set_xlabel(f"{side} win rate (blue: at the low end, orange: at the high end)")
     ax.set_title(f"One at a time — {scenario}", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
@@ -75,23 +75,35 @@ def plot_tornado(effects: pd.DataFrame, base_rate: float, side: str, scenario: s
 
 
 def plot_sobol(indices: pd.DataFrame, side: str, scenario: str) -> Figure:
-    """First-order and total Sobol indices per parameter, with their 95% intervals."""
+    """First-order and total Sobol indices per parameter, with their 95% intervals.
+
+    An index is a share of variance, between 0 and 1; its estimate and bootstrap interval can
+    reach past either end at a few dozen samples. The chart draws them cut at 0 and 1 and says
+    so under the axis, with the uncut numbers (which the tables and the verdict keep).
+    """
     order = indices.sort_values("total", kind="stable")
     height = 1.4 + 0.6 * len(order)
-    figure = Figure(figsize=(8.0, height), layout="constrained")
+    figure = Figure(figsize=(8.0, height + 0.3), layout="constrained")
     ax = figure.add_subplot()
     y = np.arange(len(order))
+    cut: list[str] = []
     for offset, (key, name, color) in enumerate(
         (
             ("first", "first order (alone)", LOW_COLOR),
             ("total", "total (with interactions)", HIGH_COLOR),
         )
     ):
-        value = order[key].to_numpy()
-        errors = [value - order[f"{key}_low"].to_numpy(), order[f"{key}_high"].to_numpy() - value]
+        value, low, high = (
+            order[k].to_numpy(dtype=float) for k in (key, f"{key}_low", f"{key}_high")
+        )
+        shown, shown_low, shown_high = (np.clip(v, 0.0, 1.0) for v in (value, low, high))
+        for name_, v, lo, hi in zip(order["parameter"], value, low, high, strict=True):
+            if min(v, lo) < 0 or max(v, hi) > 1:
+                cut.append(f"{name_} {key} {v:.2f} ({lo:.2f} to {hi:.2f})")
+        errors = [shown - shown_low, shown_high - shown]
         ax.barh(
             y + (0.2 if offset else -0.2),
-            value,
+            shown,
             height=0.38,
             color=color,
             label=name,
@@ -101,10 +113,14 @@ def plot_sobol(indices: pd.DataFrame, side: str, scenario: str) -> Figure:
         )
     ax.set_yticks(y, list(order["parameter"]), fontsize=9)
     ax.axvline(0, color="black", linewidth=0.8)
-    lowest = min(float(order["first_low"].min()), float(order["total_low"].min()))
-    highest = max(float(order["first_high"].max()), float(order["total_high"].max()))
-    ax.set_xlim(min(-0.05, lowest - 0.05), max(1.05, highest + 0.05))
-    ax.set_xlabel(f"share of the variance of {side}'s win rate over the joint ranges")
+    ax.set_xlim(-0.05, 1.05)
+    label = f"share of the variance of {side}'s win rate over the joint ranges"
+    if cut:
+        label += (
+            "\nestimates and intervals cut at 0 and 1, the bounds of a share; uncut: "
+            + "; ".join(cut)
+        )
+    ax.set_xlabel(label, fontsize=9 if cut else None, wrap=True)
     ax.set_title(f"Sobol indices with 95% intervals — {scenario}", fontsize=10)
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(axis="x", alpha=0.3)

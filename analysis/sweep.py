@@ -32,7 +32,7 @@ from analysis.precision import (
 from analysis.results import run_meta, write_results
 from sim.run.api import Execution, RunResult, simulate
 from sim.run.records import DRAW
-from sim.run.summary import summarize, wilson_interval
+from sim.run.summary import round_length_s, summarize, wilson_interval
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
@@ -328,7 +328,8 @@ def sweep_from_outcomes(plan: SweepPlan, seed: int, outcomes: pd.DataFrame) -> S
     summaries = []
     for point in plan.points:
         rows = outcomes[outcomes["point"] == point.index]
-        summary = summarize(rows, scenario.side_names, scenario.name, seed)
+        round_s = round_length_s(point.scenario)
+        summary = summarize(rows, scenario.side_names, scenario.name, seed, round_s=round_s)
         summaries.append({"point": point.index, "values": _values(plan, point), "summary": summary})
     runs = int(outcomes["combat"].nunique())
     return SweepResult(plan, seed, runs, 0, outcomes, None, summaries)

@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import PercentFormatter
 
+from analysis.chart_style import PercentTicks
 from analysis.plots import save_figure
+from sim.rules.wording import counted
 
 __all__ = ["plot_tournament", "save_figure"]
 
@@ -64,11 +65,11 @@ def plot_tournament(summary: dict[str, Any]) -> Figure:
     colorbar = figure.colorbar(image, ax=ax)
     what = "win rate, draws half" if summary.get("payoff_kind") == "score" else "win rate"
     colorbar.set_label(f"{red} {what}")
-    colorbar.formatter = PercentFormatter(1.0, decimals=0)
+    colorbar.formatter = PercentTicks()
     colorbar.update_ticks()
     low, high = summary.get("value_ci95", [np.nan, np.nan])
     ax.set_title(
-        f"{summary['scenario']}: {red} payoff, {summary['runs']} combats per cell\n"
+        f"{summary['scenario']}: {red} payoff, {counted(summary['runs'], 'combat')} per cell\n"
         f"value {summary['value']:.1%} (95% CI {low:.1%}–{high:.1%}); hatched: dominated",
         fontsize="medium",
     )

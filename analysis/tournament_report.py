@@ -18,6 +18,7 @@ from typing import Any
 from analysis.plots import figure_bytes
 from analysis.tournament_plot import plot_tournament
 from analysis.tournament_result import PAYOFF_TEXT
+from sim.rules.wording import counted
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
 
@@ -103,8 +104,9 @@ def tournament_html(summary: dict[str, Any], scenario_text: str | None = None) -
         f"<header><h1>{_e(summary['scenario'])}</h1></header>",
         '<section id="tournament"><h2>Tournament</h2>',
         f'<p class="verdict">{_e(summary["verdict"])}</p>',
-        f"<p>{_e(red)} (rows) against {_e(blue)} (columns), {summary['runs']} combats per "
-        f"pairing, seed {summary['seed']}; every pairing played the same combats.</p>",
+        f"<p>{_e(red)} (rows) against {_e(blue)} (columns), "
+        f"{counted(summary['runs'], 'combat')} per pairing, seed {summary['seed']}; every "
+        "pairing played the same combats.</p>",
         matrix,
         f'<p class="note">Payoff: {_e(red)}\'s {_e(PAYOFF_TEXT[summary["payoff_kind"]])}, with '
         "its 95% interval (Wilson). Struck out: dominated (no better against any remaining "

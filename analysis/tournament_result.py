@@ -110,28 +110,43 @@ class Tournament:
         return [n for n in (self.rows if side == "rows" else self.columns) if n not in gone]
 
     def verdict(self) -> str:
-        """The answer in one line: a dominant strategy, or the optimal mixes.
+        """The answer in one line: a dominant strategy, a dominance-solvable game, or the mixes.
 
         A side's strategy is *dominant* when it dominates every other strategy of its side in
-        the first round; *dominance-solvable* when iterated elimination leaves it alone. With
-        no such strategy, the optimal mixes are said (a saddle point as a pure pair).
+        the whole matrix (no worse against any opponent strategy, significantly better against
+        one); the game is *dominance-solvable* for a side when iterated elimination leaves it one
+        strategy without that strategy dominating all the others at once. The two words are
+        kept apart: a strategy left by elimination may do worse than another against an
+        opponent strategy that was itself eliminated. With neither, the optimal mixes are said
+        (a saddle point as a pure pair).
         """
         red, blue = self.sides
         low, high = self.spread.value
         value = f"value: {red} scores {self.solution.value:.0%} (95% CI {low:.0%}–{high:.0%})"
-        said, mixed = [], []
+        dominant, solvable, mixed = [], [], []
         for side, other, key in ((red, blue, "rows"), (blue, red, "columns")):
             left = self.survivors(key)
             if len(left) == 1 and len(left) < len(self.rows if key == "rows" else self.columns):
-                how = (
-                    f"the best {side} choice against every {other} strategy"
-                    if self._plainly(key)
-                    else "the one left by iterated elimination of dominated strategies"
-                )
-                said.append(f"{side}/{left[0]} ({how})")
+                if self._dominates_all(key, left[0]):
+                    dominant.append(
+                        f"{side}/{left[0]} (the best {side} choice against every {other} strategy)"
+                    )
+                else:
+                    solvable.append(f"{side}/{left[0]}")
             else:
                 mixed.append((side, key))
-        parts = [f"dominant strategy: {' and '.join(said)}" if said else "no dominant strategy"]
+        parts = []
+        if dominant:
+            parts.append(f"dominant strategy: {' and '.join(dominant)}")
+        if solvable:
+            each = "each " if len(solvable) == 2 else ""
+            parts.append(
+                "dominance-solvable: iterated elimination of dominated strategies leaves "
+                f"{' and '.join(solvable)} ({each}not dominant: not surely the best choice "
+                "against every strategy of the other side)"
+            )
+        if not parts:
+            parts.append("no dominant strategy")
         pure = {key: max(self.mix(key).items(), key=lambda t: t[1]) for _, key in mixed}
         if len(mixed) == 2 and all(p == 1 for _, p in pure.values()):
             parts.append(
@@ -142,9 +157,23 @@ class Tournament:
             parts += [f"optimal {side} mix: {_mix_text(self.mix(key))}" for side, key in mixed]
         return "; ".join([*parts, value])
 
-    def _plainly(self, side: str) -> bool:
-        """Whether the side's lone survivor dominated every other strategy in the first round."""
-        return all(e.round == 1 for e in self.eliminated if e.side == side)
+    def _dominates_all(self, side: str, name: str) -> bool:
+        """Whether ``name`` dominates every other strategy of its side in the whole matrix."""
+        names = self.rows if side == "rows" else self.columns
+        gains = self.payoff if side == "rows" else -self.payoff.T
+        p = self.tests.rows if side == "rows" else self.tests.columns
+        best = names.index(name)
+        for other in range(len(names)):
+            if other == best:
+                continue
+            if (gains[other] > gains[best]).any():
+                return False
+            if not any(
+                gains[other, j] < gains[best, j] and p[best, other, j] < self.alpha
+                for j in range(gains.shape[1])
+            ):
+                return False
+        return True
 
     def matrix_frame(self) -> pd.DataFrame:
         """One row per cell: the strategies, counts, payoff, interval and dominance marks."""

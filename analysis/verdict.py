@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from sim.rules.wording import counted
 from sim.run.records import DRAW
 from sim.run.summary import wilson_interval
 
@@ -30,7 +31,7 @@ def run_verdict(outcomes: pd.DataFrame, side_names: Sequence[str]) -> str:
         judged = f"even within the noise (its 95% CI, {low:.1%} – {high:.1%}, holds {even:.0%})"
     else:
         judged = "not even"
-    line = f"{leader} won {rate:.1%} ± {half * 100:.1f} of {runs} combats; {judged}"
+    line = f"{leader} won {rate:.1%} ± {half * 100:.1f} of {counted(runs, 'combat')}; {judged}"
     draws = int(counts.get(DRAW, 0))
     if draws:
         line += f"; {draws / runs:.1%} draws"

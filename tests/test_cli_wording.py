@@ -98,3 +98,105 @@ def test_run_help_defines_every_column_of_the_table():
     text = " ".join(result.output.split())
     for name, meaning in DEFINITIONS.items():
         assert f"{name}: {' '.join(meaning.split())}" in text, name
+
+
+# -- one count, one noun; numbers refused in words; "did you mean" for the usual slips ----------
+
+
+@pytest.mark.parametrize(
+    ("command", "first_line"),
+    [
+        (["run", str(DUEL), "--runs", "1"], "ACS duel — 1 combat, seed 1"),
+        (
+            ["compare", str(SCENARIOS / "acs-duel-tweaks.yaml"), "--runs", "1"],
+            "ACS duel tweaks — 1 paired combat per arm, seed 1",
+        ),
+    ],
+)
+def test_one_combat_is_said_in_the_singular(command, first_line):
+    result = CliRunner().invoke(cli, [*command, "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].rstrip() == first_line
+    assert not re.search(r"\b1 [a-z ]*combats\b", result.stdout)
+
+
+def test_a_count_of_any_size_is_written_in_full():
+    assert counted(10**6, "combat") == "1000000 combats"
+    assert counted(1.0, "round") == "1 round"
+
+
+def test_an_empty_list_says_how_many_items_without_brackets(tmp_path):
+    path = tmp_path / "one.yaml"
+    path.write_text(
+        "name: x\nrules: acs\nsides:\n  - name: a\n    combatants: [{name: A, hp: 5}]\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert "found 1 item; expected at least 2 items" in result.output
+    assert "(s)" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--runs", "abc", "'abc' is not a whole number; expected a whole number from 1 to"),
+        ("--runs", "0", "0 is out of range; expected a whole number from 1 to 1,000,000,000"),
+        ("--seed", "-1", "-1 is out of range; expected a whole number from 0 to"),
+        ("--precision", "x", "'x' is not a number; expected a number above 0 and at most 0.5"),
+        ("--precision", "nan", "'nan' is not a number"),
+    ],
+)
+def test_a_bad_number_is_refused_in_words(option, value, said):
+    result = CliRunner().invoke(cli, ["run", str(DUEL), option, value])
+    assert result.exit_code == 2
+    assert said in " ".join(result.output.split())
+    assert "valid integer range" not in result.output and "float range" not in result.output
+
+
+def _problems(tmp_path, rules: str, stats: str) -> str:
+    path = tmp_path / "slip.yaml"
+    path.write_text(
+        f"name: x\nrules: {rules}\nsides:\n  - name: a\n    combatants: [{{name: A, {stats}}}]\n"
+        f"  - name: b\n    combatants: [{{name: B, {stats}}}]\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 2
+    return " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    ("rules", "meant"),
+    [("target-10", "target10"), ("Target10", "target10"), ("Target 10", "target10"),
+     ("Prop3", "prop3"), ("Proposition Three", "prop3"), ("ACS", "acs")],
+)  # fmt: skip
+def test_a_misspelt_rule_system_gets_a_did_you_mean(tmp_path, rules, meant):
+    said = _problems(tmp_path, f'"{rules}"', "hp: 5")
+    assert f"(did you mean '{meant}'?)" in said, said
+
+
+@pytest.mark.parametrize(
+    ("rules", "stats", "meant"),
+    [
+        ("acs", "hitpoints: 5", "'hp', which holds the hit points here"),
+        ("target10", "hit_points: 5", "'hp', which holds the hit points here"),
+        ("prop3", "hp: 5", "'vigor', which holds the hit points here"),
+        ("acs", "defence: 30, hp: 5", "'defense'"),
+    ],
+)
+def test_a_word_for_hit_points_gets_the_rule_systems_own(tmp_path, rules, stats, meant):
+    said = _problems(tmp_path, rules, stats)
+    assert f"(did you mean {meant}?)" in said, said
+
+
+def test_compare_never_cuts_a_variant_name(tmp_path):
+    long = "no-free-action-for-the-ambition-winner"  # 38 characters, a valid name
+    text = (SCENARIOS / "acs-duel-tweaks.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "long.yaml"
+    path.write_text(text.replace("name: no-free-action", f"name: {long}"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["compare", str(path), "--runs", "20", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if long[:10] in line]
+    assert len(rows) == 3 and all(long in row for row in rows)  # two sides, and whole combats
+    assert "…" not in result.stdout

@@ -23,6 +23,9 @@ Markdown does not show, with its reason; the same comment can shrink a long run:
 - ``<!-- doctest: ignore "TEXT" -->``: a command line holding ``TEXT`` is not run (``git add``
   in a walk-through).
 
+A block under an ``<!-- answer ... -->`` comment shows what a command prints: it is run at the
+size written, and its output compared, by ``tests/test_docs_answers.py``, not here.
+
 The test fails on a block it does not know how to run and that is not marked, so a new
 command in the docs is run or explicitly declined.
 """
@@ -53,6 +56,8 @@ _FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w+-]*)\s*$")
 _DIRECTIVE = re.compile(
     r"^\s*<!-- doctest: (?P<kind>skip|excerpt|replace|ignore|runs)\b(?P<rest>.*?)-->\s*$"
 )
+#: A one-line answer comment above a block: its output is checked (tests/test_docs_answers.py).
+_ANSWER = re.compile(r"^\s*<!-- answer(?::(?P<source>.*?))?\s*-->\s*$")
 
 
 @dataclass
@@ -68,6 +73,8 @@ class Block:
     replace: list[tuple[str, str]] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     runs: int | None = None
+    #: Under an answer comment: the source it names ("" when the block's own commands).
+    answer: str | None = None
 
     @property
     def name(self) -> str:
@@ -115,8 +122,13 @@ def blocks_of(path: Path) -> list[Block]:
             end += 1
         block = Block(path, i + 1, match["lang"], "\n".join(lines[i + 1 : end]) + "\n")
         above = i - 1
-        while above >= 0 and (directive := _DIRECTIVE.match(lines[above])):
-            _read_directive(block, directive["kind"], directive["rest"].strip())
+        while above >= 0:
+            if directive := _DIRECTIVE.match(lines[above]):
+                _read_directive(block, directive["kind"], directive["rest"].strip())
+            elif answer := _ANSWER.match(lines[above]):
+                block.answer = (answer["source"] or "").strip()
+            else:
+                break
             above -= 1
         found.append(block)
         i = end + 1
@@ -144,7 +156,12 @@ BLOCKS = [block for path in DOCS for block in blocks_of(path)]
 
 
 def runnable(block: Block) -> bool:
-    return block.skip is None and (block.lang == "python" or bool(block.commands()))
+    """A block this module runs (an answer's block runs, at full size, in test_docs_answers)."""
+    return (
+        block.skip is None
+        and block.answer is None
+        and (block.lang == "python" or bool(block.commands()))
+    )
 
 
 @pytest.fixture(scope="module")

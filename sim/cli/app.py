@@ -7,15 +7,18 @@ request that cannot be carried out with its one sentence (:class:`~sim.engine.er
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import json
 import math
 import re
+import shlex
 import sys
 import textwrap
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,15 +29,76 @@ from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_to_precision
 from analysis.report_text import summary_table
 from sim.cli.commands import COMMANDS
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
+from sim.engine.text import CONTROL, escape, visible
+from sim.rules.wording import counted
 from sim.run.api import Execution, RunInterrupted, Storage, simulate
 from sim.run.api import replay as replay_combat
 from sim.run.files import WriteError, cause_of
 from sim.run.outdir import claim
+from sim.run.parallel import WorkerLost
 from sim.run.runner import DEFAULT_CHUNK
 from sim.run.summary import DEFINITIONS
 from sim.run.watch import RunWarning
 from sim.scenario.loader import load_scenario, validate_file
 from sim.scenario.problems import ScenarioError
+
+#: What rich itself draws on a terminal, let through there: styles (SGR) on stdout; on stderr
+#: also the progress bar's moves (back to the line's start, a line up, erase the line, hide
+#: and show the cursor). Off a terminal rich draws none, and every control character is shown.
+_DRAWN_ON_STDOUT = r"\x1b\[[0-9;]*m"
+_DRAWN_ON_STDERR = _DRAWN_ON_STDOUT + r"|\r|\x1b\[[0-9]*[AK]|\x1b\[\?25[hl]"
+
+
+class VisibleStream:
+    r"""A text stream that shows the control characters written to it (:func:`visible`).
+
+    Everything a command prints goes to ``sys.stdout`` and ``sys.stderr`` (``click.echo``, rich's
+    tables and progress bar, warnings, the narration), so the command line puts one of these in
+    front of each while it runs (:meth:`CommandGroup.main`): a name or file name holding ESC or
+    BEL is shown as ``\x1b`` or ``\x07``, never obeyed. It exposes no binary buffer, so that
+    nothing writes around it.
+    """
+
+    def __init__(self, stream: Any, drawn: str) -> None:
+        self._stream = stream
+        try:
+            terminal = bool(stream.isatty())
+        except (AttributeError, ValueError):
+            terminal = False
+        self._kept = re.compile(f"({drawn})|{CONTROL.pattern}") if terminal else None
+
+    def write(self, text: str) -> int:
+        """Write ``text`` with its control characters shown (a bytes write raises TypeError)."""
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if self._kept is None:
+            shown = visible(text)
+        else:
+            shown = self._kept.sub(lambda m: m.group(1) or escape(m.group()), text)
+        self._stream.write(shown)
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        """Write each line."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "buffer":
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def visible_output() -> Iterator[None]:
+    """Show control characters on stdout and stderr meanwhile (see :class:`VisibleStream`)."""
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = VisibleStream(stdout, _DRAWN_ON_STDOUT)
+    sys.stderr = VisibleStream(stderr, _DRAWN_ON_STDERR)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
 
 
 def _problems_exit(exc: ScenarioError) -> None:
@@ -72,6 +136,9 @@ def handles_bad_input(command):
         except CommandError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except BrokenProcessPool as exc:
+            click.echo(f"error: {_worker_lost(exc, kwargs)}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
         except OSError as exc:
             execution = kwargs.get("execution")
             scheduler = execution.scheduler if isinstance(execution, Execution) else None
@@ -85,6 +152,31 @@ def handles_bad_input(command):
 
     return wrapper
 
+
+def _worker_lost(exc: BrokenProcessPool, kwargs: dict[str, Any]) -> str:
+    """One sentence for a run whose worker process died: which, why, what is kept, what next.
+
+    The chunks a streamed run finished are on disk and ``--resume`` plays only the others, to the
+    table an uninterrupted run gives; a run held in memory (no ``--out``, ``--precision``, a
+    command without ``--resume``) keeps nothing.
+    """
+    who = str(exc) if isinstance(exc, WorkerLost) else "a worker process ended abruptly"
+    if isinstance(exc, WorkerLost) and exc.killed:
+        why = " (most likely the system ran out of memory and killed it, or it was killed by hand)"
+    else:
+        why = " (killed, or it crashed)"
+    out = kwargs.get("out")
+    if out is not None and "resume" in kwargs and kwargs.get("precision") is None:
+        given = click.get_current_context().meta.get(ARGUMENTS) or []
+        again = shlex.join(["combatsim", *given, *(["--resume"] * ("--resume" not in given))])
+        kept = f"what was finished is kept in {out}/, and `{again}` plays only the rest"
+    else:
+        kept = "nothing of this run was kept; run the same command again"
+    return f"the run stopped: {who}{why}; {kept}, with fewer --workers if memory is short"
+
+
+#: Where :class:`CommandGroup` keeps the arguments it was given (``ctx.meta``), to repeat them.
+ARGUMENTS = "combatsim.arguments"
 
 #: What to do after a write failed, for commands without --resume (what they wrote before stays).
 AGAIN_HINT = "the files written before are kept; run the same command again once it can be written"
@@ -110,15 +202,81 @@ def _said_on_stderr(previous):
     return show
 
 
+def _between(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
+    """``from 1 to 1,000,000,000``, ``of at least 0``, ``above 0 and below 1``: a range in words."""
+
+    def shown(x: float) -> str:
+        return f"{x:,}" if float(x).is_integer() and abs(x) >= 1000 else f"{x:g}"
+
+    if low is not None and high is not None:
+        if not low_open and not high_open:
+            return f"from {shown(low)} to {shown(high)}"
+        first = f"above {shown(low)}" if low_open else f"of at least {shown(low)}"
+        second = f"below {shown(high)}" if high_open else f"at most {shown(high)}"
+        return f"{first} and {second}"
+    if low is not None:
+        return f"above {shown(low)}" if low_open else f"of at least {shown(low)}"
+    if high is not None:
+        return f"below {shown(high)}" if high_open else f"of at most {shown(high)}"
+    return ""
+
+
+class Whole(click.IntRange):
+    """A whole number in a range, refused in words.
+
+    "'abc' is not a whole number; expected a whole number from 1 to 1,000,000,000", where click
+    would say "'abc' is not a valid integer range".
+    """
+
+    name = "whole number"
+
+    def convert(self, value, param, ctx):
+        """The whole number, inside the range."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(
+                    f"{value!r} is not a whole number; expected {self.expected()}", param, ctx
+                )
+        if (self.min is not None and number < self.min) or (
+            self.max is not None and number > self.max
+        ):
+            self.fail(f"{number:,} is out of range; expected {self.expected()}", param, ctx)
+        return number
+
+    def expected(self) -> str:
+        """What the option takes, in words."""
+        where = _between(self.min, self.max, self.min_open, self.max_open)
+        return f"a whole number {where}".strip()
+
+
 class Number(click.FloatRange):
-    """A ``click.FloatRange`` that also refuses ``nan``, which compares false with any bound."""
+    """A number in a range, refused in words; ``nan``, which compares false with any bound, too."""
 
     def convert(self, value, param, ctx):
         """The number, inside the range and not ``nan``."""
-        number = super().convert(value, param, ctx)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            try:
+                number = float(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a number; expected {self.expected()}", param, ctx)
         if math.isnan(number):
-            self.fail(f"{value!r} is not a number", param, ctx)
+            self.fail(f"{value!r} is not a number; expected {self.expected()}", param, ctx)
+        low = self.min is not None and (number <= self.min if self.min_open else number < self.min)
+        high = self.max is not None and (number >= self.max if self.max_open else number > self.max)
+        if low or high:
+            self.fail(f"{number:g} is out of range; expected {self.expected()}", param, ctx)
         return number
+
+    def expected(self) -> str:
+        """What the option takes, in words."""
+        where = _between(self.min, self.max, self.min_open, self.max_open)
+        return f"a number {where}".strip()
 
 
 force_option = click.option(
@@ -133,7 +291,7 @@ scenario_argument = click.argument(
 )
 seed_option = click.option(
     "--seed",
-    type=click.IntRange(0, 2**63 - 1),
+    type=Whole(0, 2**63 - 1),
     default=None,
     help="Seed of the run (default: the scenario's seed).",
 )
@@ -145,7 +303,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def runs_option(help_text: str) -> Callable[[F], F]:
     """``--runs``: how many combats to play, counted as ``help_text`` says (per arm, point...)."""
-    return click.option("--runs", type=click.IntRange(1, 10**9), default=None, help=help_text)
+    return click.option("--runs", type=Whole(1, 10**9), default=None, help=help_text)
 
 
 def out_option(help_text: str) -> Callable[[F], F]:
@@ -169,6 +327,28 @@ class CommandGroup(click.Group):
     Their modules bring the analysis package and its heavy dependencies; ``combatsim --help``
     lists them from the table without importing them (see :mod:`sim.cli.commands`).
     """
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line with every control character it prints shown, not obeyed.
+
+        Around the whole of click's ``main``, so that click's own usage errors (which quote the
+        argument given) are shown the same way.
+        """
+        with visible_output():
+            return super().main(*args, **kwargs)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """The context, which keeps the arguments as given (to say how to resume a run)."""
+        given = list(args)
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta[ARGUMENTS] = given
+        return ctx
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command's name, those defined here and those not imported yet."""
@@ -233,7 +413,7 @@ def engine_options(command):
         [
             click.option(
                 "--workers",
-                type=click.IntRange(1, 4096),
+                type=Whole(1, 4096),
                 default=None,
                 help="Worker processes (default: chosen from the run's first combats: this "
                 "process for a run one core finishes in about 2 s, else every core; 1 plays in "
@@ -248,7 +428,7 @@ def engine_options(command):
             ),
             click.option(
                 "--chunk-size",
-                type=click.IntRange(1, 10**9),
+                type=Whole(1, 10**9),
                 default=None,
                 help="Combats per chunk, the unit of work of a worker (never changes a result). "
                 "Default: about a second of one core's work, at least 4 chunks per worker "
@@ -274,14 +454,14 @@ def precision_options(command):
             ),
             click.option(
                 "--max-runs",
-                type=click.IntRange(1, 10**9),
+                type=Whole(1, 10**9),
                 default=DEFAULT_MAX_RUNS,
                 show_default=True,
                 help="Cap on combats (per arm or point) with --precision.",
             ),
             click.option(
                 "--batch",
-                type=click.IntRange(1, 10**9),
+                type=Whole(1, 10**9),
                 default=DEFAULT_BATCH,
                 show_default=True,
                 help="Combats (per arm or point) in each batch with --precision.",
@@ -298,7 +478,7 @@ def batch_echo(as_json: bool):
         return None
 
     def on_batch(done: int, widest: float) -> None:
-        click.echo(f"  {done} combats: widest interval ±{widest:.4f}", err=True)
+        click.echo(f"  {counted(done, 'combat')}: widest interval ±{widest:.4f}", err=True)
 
     return on_batch
 
@@ -410,11 +590,13 @@ def _show_interrupted(exc: RunInterrupted, as_json: bool, out: Path | None) -> N
     if done or as_json:
         _show_summary(exc.result.summary, exc.result.scenario, as_json)
     if done:
-        said = f"interrupted: {done:,} of {total:,} combats finished and kept"
+        combats = counted(total, "combat", grouped=True)
+        said = f"interrupted: {done:,} of {combats} finished and kept"
     else:
         said = f"interrupted: no combat finished yet (of {total:,})"
     if exc.dropped:
-        said += f"; {exc.dropped:,} combats of the chunks under way were dropped (Ctrl-C twice)"
+        dropped = counted(exc.dropped, "combat", grouped=True)
+        said += f"; {dropped} of the chunks under way were dropped (Ctrl-C twice)"
     click.echo(said, err=True)
     if out is not None and done:
         click.echo(f"they are in {out}/; add --resume to the same command to finish", err=True)
@@ -441,7 +623,7 @@ _TRAILING_BLANKS = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
 @click.option(
     "--combat",
     "index",
-    type=click.IntRange(0, None),
+    type=Whole(0, None),
     required=True,
     help="Index of the combat in the run (0 is the first).",
 )

@@ -25,13 +25,20 @@ def possessive(name: str | None) -> str:
     return f"{text}'" if text.endswith(("s", "S")) else f"{text}'s"
 
 
-def counted(count: float, noun: str, plural: str | None = None) -> str:
-    """``1 nick``, ``0 nicks``, ``2 wounds``, ``1.5 paces`` (a count and its noun, agreeing).
+def counted(count: float, noun: str, plural: str | None = None, grouped: bool = False) -> str:
+    """``1 nick``, ``0 nicks``, ``2000 combats``, ``1.5 paces`` (a count and its noun, agreeing).
+
+    The one helper for every count the simulator writes, from a replay's nicks to a run's
+    combats: a whole number is written in full (never ``1e+06``).
 
     Args:
         count: how many (a whole number, or a distance such as 1.5).
         noun: the singular.
         plural: the plural when it is not ``noun + "s"``.
+        grouped: thousands separated (``2,000 combats``), as long-run messages write them.
     """
     word = noun if count == 1 else (plural or f"{noun}s")
+    whole = isinstance(count, int) or float(count).is_integer()
+    if whole:
+        return f"{int(count):,} {word}" if grouped else f"{int(count)} {word}"
     return f"{count:g} {word}"

@@ -19,6 +19,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from sim.engine.reading import read_regular
 from sim.run.choices import Execution, Storage
 from sim.run.collect import RunCollector, play_into
 from sim.run.interrupts import Halt
@@ -233,7 +234,7 @@ def _dropped(counted: ExecutorCount | None, kept: int) -> int:
 def _chunk_size_on_disk(out: Path) -> int | None:
     """The chunk size of the run in ``out`` (to resume it), or None if there is none to read."""
     try:
-        size = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["chunk_size"]
+        size = json.loads(read_regular(out / MANIFEST))["chunk_size"]
     except (OSError, ValueError, KeyError, TypeError):
         return None  # no run there, or a damaged one: opening the store says which
     return size if isinstance(size, int) and size >= 1 else None

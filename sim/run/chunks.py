@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.engine.reading import open_regular
 from sim.run.files import is_temporary, write_atomically, writing
 
 #: The Parquet metadata key of a chunk's label.
@@ -111,7 +112,7 @@ class Journal:
         text = "".join(json.dumps(asdict(e), sort_keys=True) + "\n" for e in entries)
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
         with writing(self.path):
-            fd = os.open(self.path, flags, 0o644)
+            fd = open_regular(self.path, flags, 0o644)  # a pipe there: refused, not waited on
             try:
                 os.write(fd, text.encode("utf-8"))
                 os.fsync(fd)

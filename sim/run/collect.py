@@ -17,7 +17,7 @@ from sim.run.progress import ExecutorCount, ProgressWanted, run_progress
 from sim.run.result import RunResult, StoredRunResult
 from sim.run.runner import ChunkResult, Work
 from sim.run.store import RunStore
-from sim.run.summary import Tally, summarize
+from sim.run.summary import Tally, round_length_s, summarize
 from sim.run.tables import combatants_frame, outcomes_frame
 from sim.run.watch import RunSize, RunWatch
 from sim.scenario.schema import Scenario
@@ -95,7 +95,7 @@ class RunCollector:
                 tally = Tally(scenario.side_names)
                 for start, frame in self.store.done_frames(tally.columns):
                     tally.add(start, frame)
-            summary = tally.summary(scenario.name, self.seed)
+            summary = tally.summary(scenario.name, self.seed, round_s=round_length_s(scenario))
             if complete:
                 self.store.finish(summary)
             return StoredRunResult(scenario, self.seed, tally.runs, summary, self.store)
@@ -107,7 +107,8 @@ class RunCollector:
             details.extend(chunk.combatants)
         outcomes = outcomes_frame(records, scenario.side_names, scenario.name, self.variant)
         combatants = combatants_frame(details, scenario.name, self.variant) if self.detail else None
-        summary = summarize(outcomes, scenario.side_names, scenario.name, self.seed)
+        sides, round_s = scenario.side_names, round_length_s(scenario)
+        summary = summarize(outcomes, sides, scenario.name, self.seed, round_s=round_s)
         return RunResult(scenario, self.seed, len(records), outcomes, summary, combatants)
 
 

@@ -1,12 +1,14 @@
 """Narrating a combat from its trace: the text of ``combatsim replay``.
 
 The narration reads the same events the engine emits during a run; nothing is re-rolled, so
-the story told is exactly combat k of the run.
+the story told is exactly combat k of the run. It is text to print, so its control characters
+are shown, never obeyed (:func:`sim.engine.text.visible`), whoever prints it.
 """
 
 from __future__ import annotations
 
 from sim.engine.combat import TraceEvent
+from sim.engine.text import visible
 from sim.rules.wording import side
 from sim.scenario.schema import Scenario
 
@@ -46,7 +48,7 @@ def narrate(scenario: Scenario, trace: list[TraceEvent], combat: int, seed: int)
             current = heading
         say = sentences.get(event.kind)
         lines.append(say(event) if say else _generic(event))
-    return "\n".join(lines) + "\n"
+    return visible("\n".join(lines) + "\n")
 
 
 def _generic(e: TraceEvent) -> str:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.engine.errors import CommandError
+from sim.engine.reading import open_regular, read_regular
 from sim.run.files import WriteError, is_temporary, make_folder, writing
 
 try:
@@ -134,7 +135,7 @@ class FolderLock:
         with writing(self.path):
             # O_NOFOLLOW: a link planted at the lock's name is refused, never followed.
             flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-            fd = os.open(self.path, flags, 0o644)
+            fd = open_regular(self.path, flags, 0o644)  # a pipe there: refused, not waited on
         try:
             if not _try_lock(fd):
                 holder = Holder.parse(_read(fd))
@@ -281,7 +282,7 @@ def own_folder(folder: str | Path, force: bool = False) -> Iterator[FolderLock]:
 def _is_combatsim_json(path: Path) -> bool:
     """Whether a file is a manifest combatsim wrote (a run streamed before locks existed)."""
     try:
-        data = json.loads(path.read_bytes()[:1_000_000])
+        data = json.loads(read_regular(path, 1_000_000))
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and str(data.get("format", "")).startswith("combatsim-")

@@ -36,6 +36,7 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -338,6 +339,8 @@ class PoolExecutor:
             finished = True
             if settling:
                 raise KeyboardInterrupt
+        except BrokenProcessPool as exc:  # a worker died: say which, and how
+            raise WorkerLost.of(pool) from exc
         finally:
             if not finished:
                 self._abandon(running)
@@ -365,6 +368,59 @@ class PoolExecutor:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+class WorkerLost(BrokenProcessPool):
+    """A worker process died while the run was under way: killed, most often for want of memory.
+
+    The pool's own error says only that "a process ... was terminated abruptly"; this one says
+    which worker and how, so the command line can say what happened and what is kept.
+
+    Attributes:
+        killed: whether it was killed outright (``SIGKILL``: what the out-of-memory killer sends).
+    """
+
+    def __init__(self, worker: str, killed: bool = False) -> None:
+        super().__init__(worker)
+        self.killed = killed
+
+    @classmethod
+    def of(cls, pool: ProcessPoolExecutor) -> WorkerLost:
+        """The worker of a broken pool that died, and how (read from the pool's processes)."""
+        worker = _who_died(pool)
+        return cls(worker, worker.endswith(f"killed by {signal.SIGKILL.name}"))
+
+
+#: Seconds to wait for a dead worker's exit status (the pool's own thread may be reaping it).
+EXIT_STATUS_S = 2.0
+
+
+def _who_died(pool: ProcessPoolExecutor) -> str:
+    """Which worker of a broken pool died, and how.
+
+    The pool's thread ends the other workers itself (SIGTERM) once one has died, and reaps
+    them all; until it has, a dead worker's status may read as unknown. So this looks again for
+    a moment until a worker ended otherwise than by the pool's SIGTERM, and names that one.
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    deadline = time.monotonic() + EXIT_STATUS_S
+    while True:
+        ended = [(p.pid, p.exitcode) for p in processes if p.exitcode not in (None, 0)]
+        ended.sort(key=lambda pid_code: pid_code[1] == -signal.SIGTERM)
+        if (ended and ended[0][1] != -signal.SIGTERM) or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    if not ended:
+        return "a worker process ended abruptly (how, the system did not say)"
+    pid, code = ended[0]
+    if code is not None and code < 0:
+        try:
+            how = f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"was killed by signal {-code}"
+    else:
+        how = f"exited with code {code}"
+    return f"worker process {pid} {how}"
 
 
 def _start_of(future: Future) -> int:

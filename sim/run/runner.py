@@ -12,9 +12,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from sim.engine.combat import Combat, TraceEvent
 from sim.engine.dice import Dice
+from sim.rules.base import Prepared
+from sim.rules.registry import PluginFailure, plugin_failure
 from sim.run.records import combat_record, combatant_records
 from sim.scenario.schema import Scenario
 
@@ -24,17 +27,36 @@ DEFAULT_CHUNK = 2000
 def play(
     scenario: Scenario, prepared, seed: int, index: int, trace: list[TraceEvent] | None = None
 ) -> Combat:
-    """Play combat ``index`` of a run seeded with ``seed`` to its end."""
+    """Play combat ``index`` of a run seeded with ``seed`` to its end.
+
+    A plug-in that fails meanwhile (in ``spawn``, ``start``, its round process or a resolution
+    hook) is named with the scenario and this combat (:func:`~sim.rules.registry.plugin_failure`);
+    our own code's exceptions pass as they are.
+    """
     dice = Dice(seed, index)
-    fighters = prepared.spawn(dice)
-    combat = Combat(fighters, scenario.side_names, dice, scenario.time_limit_s, trace)
-    return combat.run(prepared.start)
+    try:
+        fighters = prepared.spawn(dice)
+        combat = Combat(fighters, scenario.side_names, dice, scenario.time_limit_s, trace)
+        return combat.run(prepared.start)
+    except (Exception, SystemExit) as exc:
+        failure = plugin_failure(prepared, exc)
+        if failure is None:
+            raise
+        raise failure.during(scenario, index) from exc
+
+
+def prepare(scenario: Scenario) -> Prepared[Any]:
+    """``scenario.system.prepare(scenario)``, naming the scenario if a plug-in fails in it."""
+    try:
+        return scenario.system.prepare(scenario)
+    except PluginFailure as exc:
+        raise exc.during(scenario) from exc
 
 
 def trace_combat(scenario: Scenario, seed: int, index: int) -> tuple[Combat, list[TraceEvent]]:
     """Play one combat with every event recorded (for replays and trace tests)."""
     trace: list[TraceEvent] = []
-    combat = play(scenario, scenario.system.prepare(scenario), seed, index, trace)
+    combat = play(scenario, prepare(scenario), seed, index, trace)
     return combat, trace
 
 
@@ -73,7 +95,7 @@ def run_chunk(
         enough: asked after each combat; when it says True the chunk ends there, short of
             ``stop`` (the timed first combats of :func:`probe`).
     """
-    prepared = scenario.system.prepare(scenario)
+    prepared = prepare(scenario)
     records = []
     details: list[tuple] = []
     index = start

@@ -5,6 +5,10 @@ and 1, where a designer's lopsided matchups live. The run layer builds the summa
 --json``, ``summary.json``) whether the outcomes are a table in memory or streamed chunk by chunk;
 the analysis package reads it. SciPy is imported where the interval is computed: it is heavy
 (most of a second), and ``import sim`` or ``combatsim --help`` should not pay for it.
+
+Fight lengths are in each rule system's own unit as well as in game seconds: Target 10 and
+Proposition Three count rounds (``round_s`` game seconds each, :func:`round_length_s`), so their
+summaries also give ``mean_duration_rounds``; ACS, and everything on its clock, counts seconds.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from sim.run.records import DRAW
 if TYPE_CHECKING:
     import pandas as pd
 
+    from sim.scenario.schema import Scenario
+
 CONFIDENCE = 0.95
 
 #: What every column of a run's summary means: printed under the table by ``run``, shown in the
@@ -32,8 +38,30 @@ DEFINITIONS = {
     "hp left": "mean hit points of the side's standing combatants at the end, over all combats "
     "(a combat the side lost counts 0)",
     "mean duration": "mean fight length in game seconds, over all combats (a draw at the time "
-    "limit counts the limit)",
+    "limit counts the limit); in rounds too where the rules count rounds",
 }
+
+
+def round_length_s(scenario: Scenario) -> float | None:
+    """Game seconds in one of the scenario's rounds; None when its rule system counts seconds."""
+    return scenario.system.round_seconds(scenario.options)
+
+
+def duration_text(
+    seconds: float, round_s: float | None, decimals: int = 2, rounds: float | None = None
+) -> str:
+    """A fight length in its rules' unit, with the game time beside.
+
+    ``4.70 rounds (282.00 s of game time)`` where the rules count rounds, ``4.84 s of game time``
+    where they count seconds. ``rounds``: the summary's own ``mean_duration_rounds`` (the mean
+    of the exact sum, rounded once), else ``seconds / round_s``.
+    """
+    if round_s is None:
+        return f"{seconds:.{decimals}f} s of game time"
+    if rounds is None:
+        rounds = seconds / round_s
+    unit = "round" if rounds == 1 else "rounds"
+    return f"{rounds:.{decimals}f} {unit} ({seconds:.{decimals}f} s of game time)"
 
 
 def wilson_interval(
@@ -54,6 +82,7 @@ def summarize(
     scenario: str,
     seed: int,
     confidence: float = CONFIDENCE,
+    round_s: float | None = None,
 ) -> dict[str, Any]:
     """The summary of a run's outcome table (see :func:`summary_from_counts` for its keys).
 
@@ -62,7 +91,7 @@ def summarize(
     """
     tally = Tally(side_names)
     tally.add(0, outcomes)
-    return tally.summary(scenario, seed, confidence)
+    return tally.summary(scenario, seed, confidence, round_s)
 
 
 class Tally:
@@ -105,13 +134,21 @@ class Tally:
             self.hp_left[side] += exact_sum(frame[f"hp_left_{side}"].tolist())
         self.duration_s += exact_sum(frame["duration_s"].tolist())
 
-    def summary(self, scenario: str, seed: int, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    def summary(
+        self,
+        scenario: str,
+        seed: int,
+        confidence: float = CONFIDENCE,
+        round_s: float | None = None,
+    ) -> dict[str, Any]:
         """The summary of the combats counted so far (see :func:`summary_from_counts`)."""
         runs = self.runs
 
         def mean(total: Fraction) -> float | None:
             # Fraction -> float rounds once, correctly: the mean of the exact sum.
             return float(total / runs) if runs else None
+
+        rounds = None if round_s is None else mean(self.duration_s / Fraction(round_s))
 
         return summary_from_counts(
             scenario,
@@ -124,6 +161,8 @@ class Tally:
             {side: mean(total) for side, total in self.survivors.items()},
             {side: mean(total) for side, total in self.hp_left.items()},
             confidence,
+            round_s,
+            rounds,
         )
 
 
@@ -157,6 +196,8 @@ def summary_from_counts(
     mean_survivors: Mapping[str, float | None],
     mean_hp_left: Mapping[str, float | None],
     confidence: float = CONFIDENCE,
+    round_s: float | None = None,
+    mean_duration_rounds: float | None = None,
 ) -> dict[str, Any]:
     """The summary of a run as a JSON-ready mapping, from its counts and means.
 
@@ -166,8 +207,9 @@ def summary_from_counts(
     Keys: ``kind`` (``"run"``: a results directory's ``summary.json`` says what it holds),
     ``scenario``, ``runs``, ``seed``, ``sides`` (per side ``wins``, ``win_rate``, ``ci95``,
     ``mean_survivors``, ``mean_hp_left``: see :data:`DEFINITIONS`), ``draws``, ``draw_rate``,
-    ``ends`` (combats per end reason) and ``mean_duration_s``. With no combat finished (a run
-    stopped at once), every rate and mean is None (``null``): there is nothing to average.
+    ``ends`` (combats per end reason) and ``mean_duration_s``; where the rules count rounds
+    (``round_s`` given) also ``round_s`` and ``mean_duration_rounds``. With no combat finished
+    (a run stopped at once), every rate and mean is None (``null``): there is nothing to average.
     """
     sides = {}
     for side in side_names:
@@ -181,7 +223,7 @@ def summary_from_counts(
             "mean_hp_left": mean_hp_left[side],
         }
     draws = int(winners.get(DRAW, 0))
-    return {
+    summary: dict[str, Any] = {
         "kind": "run",
         "scenario": scenario,
         "runs": runs,
@@ -192,3 +234,11 @@ def summary_from_counts(
         "ends": {k: int(ends[k]) for k in sorted(ends)},
         "mean_duration_s": mean_duration_s,
     }
+    if round_s is not None:
+        summary["round_s"] = round_s
+        summary["mean_duration_rounds"] = (
+            mean_duration_rounds
+            if mean_duration_rounds is not None or mean_duration_s is None
+            else mean_duration_s / round_s
+        )
+    return summary

@@ -7,9 +7,13 @@ its chunks finish and says, on stderr, once:
 - when no chunk has finished after :data:`FIRST_NOTICE_S`: that one combat takes long, with the
   size of the scenario (combatants, time limit) and the way to see it sooner (a smaller
   ``--chunk-size``);
-- as soon as a first chunk has finished (or at once, when the run timed its first combats):
-  the time the whole run will take, when that is more than :data:`LONG_RUN_S`, from the
-  seconds per combat measured so far and the workers.
+- at once, when the run timed its first combats and they say it will take more than
+  :data:`LONG_RUN_S`: the time the whole run will take, from that speed of one core and the
+  workers;
+- otherwise as soon as a first chunk has finished, when the wall clock says the run will take
+  more than :data:`LONG_RUN_S`: the timed combats measure processor time on one core, and a
+  busy machine (or a scenario at the combatant cap, a thousand a side) can take several times
+  longer, which the first chunk shows.
 
 Where stderr is not a terminal (so no progress bar is drawn: CI, a log file), it also prints a
 progress line every :data:`PERIOD_S` seconds: combats done, elapsed, time left. A run shorter
@@ -24,6 +28,8 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from sim.rules.wording import counted
 
 #: Seconds without a finished chunk before saying that the combats are slow (long enough that
 #: a bundled scenario's run on a busy machine never trips it).
@@ -93,7 +99,8 @@ class RunWatch:
         self.played = 0
         self._first_finished: float | None = None
         self._noticed = False
-        self._estimated = False
+        self._timed = False  # the estimate from the timed first combats was looked at
+        self._estimated = False  # an estimate was said
         self._next_line = self.started + PERIOD_S
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -118,21 +125,23 @@ class RunWatch:
                 self._noticed = True
                 chunk = min(size.chunk_size, size.total - size.done)
                 self.warn(
-                    f"no chunk of {chunk:,} combats of {size.scenario} has "
+                    f"no chunk of {counted(chunk, 'combat', grouped=True)} of {size.scenario} has "
                     f"finished after {duration(elapsed)}: its combats are slow "
                     f"({size.combatants:,} combatants, a time limit of {size.time_limit_s:g} s "
                     "of game time); a smaller --chunk-size shows results sooner, and with "
                     "--out Ctrl-C keeps what is finished"
                 )
-            if size.per_s and not self._estimated and left > 0:
+            if size.per_s and not self._timed and left > 0:
                 # Measured before the chunks started: say it at once.
-                self._estimated = True
+                self._timed = True
                 expected = left / (size.per_s * size.workers)
                 if expected > LONG_RUN_S:
+                    self._estimated = True
                     self.warn(
                         f"this run will take about {duration(expected)} "
-                        f"({size.per_s:,.3g} combats a second on one core, {left:,} combats "
-                        f"left, {size.workers} worker{'s' * (size.workers != 1)})"
+                        f"({size.per_s:,.3g} combats a second on one core, "
+                        f"{counted(left, 'combat', grouped=True)} left, "
+                        f"{counted(size.workers, 'worker')})"
                     )
             if self.played and not self._estimated and left > 0:
                 self._estimated = True
@@ -143,15 +152,17 @@ class RunWatch:
                 if expected > LONG_RUN_S:
                     self.warn(
                         f"this run will take about {duration(expected)} more "
-                        f"({duration(elapsed)} per chunk of {size.chunk_size:,} combats, "
-                        f"{left:,} combats left, {size.workers} "
-                        f"worker{'s' * (size.workers != 1)})"
+                        f"({duration(elapsed)} per chunk of "
+                        f"{counted(size.chunk_size, 'combat', grouped=True)}, "
+                        f"{counted(left, 'combat', grouped=True)} left, "
+                        f"{counted(size.workers, 'worker')})"
                     )
             if self.line is not None and now >= self._next_line:
                 self._next_line = now + PERIOD_S
                 played = size.done + self.played
                 share = played / size.total if size.total else 1.0
-                text = f"progress: {played:,} of {size.total:,} combats ({share:.0%}), "
+                text = f"progress: {played:,} of {counted(size.total, 'combat', grouped=True)} "
+                text += f"({share:.0%}), "
                 text += f"{duration(elapsed)} elapsed"
                 if self.played and left > 0:
                     text += f", about {duration(elapsed / self.played * left)} left"

@@ -30,9 +30,11 @@ def split_path(path: str) -> list[str | int]:
     between dots (a key, or a list item's name or index).
 
     Raises:
-        ValueError: the path is empty, has an empty step, or a misplaced bracket.
+        ValueError: the path is not text, is empty, has an empty step, or a misplaced bracket.
     """
     example = "like options.duplicates or sides.red.combatants[0].hp"
+    if not isinstance(path, str):
+        raise ValueError(f"{path!r} is not a dotted path {example}")
     if not path:
         raise ValueError(f"an empty path is not a dotted path {example}")
     steps: list[str | int] = []

@@ -15,6 +15,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from sim.rules.wording import counted
 from sim.scenario.addressing import split_path
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.yamlsource import Source
@@ -119,7 +120,7 @@ def _index(node: list, step: str | int, walked: list[str | int]) -> int:
     if isinstance(step, int):
         if step < len(node):
             return step
-        raise KeyError(f"no item [{step}] under {_shown(walked)} ({len(node)} item(s))")
+        raise KeyError(f"no item [{step}] under {_shown(walked)} ({counted(len(node), 'item')})")
     for i, item in enumerate(node):
         if isinstance(item, dict) and item.get("name") == step:
             return i

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sim.rules import RULE_SYSTEMS
+from sim.scenario.describe import did_you_mean
 from sim.scenario.names import NAME_PATTERN
 from sim.scenario.sensitivity_section import SensitivityModel
 from sim.scenario.strategies import StrategiesSection
@@ -74,7 +75,10 @@ class ScenarioModel(BaseModel):
     def _known_rules(cls, value: str) -> str:
 
         if value not in RULE_SYSTEMS:
-            raise ValueError(f"one of {', '.join(RULE_SYSTEMS)}")
+            titles = {name: system.title for name, system in RULE_SYSTEMS.items()}
+            close = did_you_mean(value, list(RULE_SYSTEMS), titles)
+            hint = f" (did you mean {close}?)" if close else ""
+            raise ValueError(f"one of {', '.join(RULE_SYSTEMS)}{hint}")
         return value
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sim.rules.wording import counted
 from sim.scenario.addressing import address, split_path
 from sim.scenario.names import NAME_PATTERN
 from sim.scenario.overrides import apply_overrides
@@ -163,8 +164,8 @@ def check_variants(
                 source.file,
                 where,
                 source.line_of(where),
-                f"{len(entries) - first} variant(s) from here on not all checked: the list of "
-                "problems is full",
+                f"{counted(len(entries) - first, 'variant')} from here on not all checked: the "
+                "list of problems is full",
                 "a file with fewer mistakes: fix those listed and validate again",
             )
         ]

@@ -21,6 +21,7 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
+from sim.engine.reading import NotAFile, read_regular
 from sim.scenario.limits import (
     MAX_ALIASES,
     MAX_DEPTH,
@@ -71,14 +72,20 @@ class Source:
 def load_source(path: str | Path) -> Source:
     """Load a YAML file safely.
 
+    The file is read without blocking on anything that is not a regular file (a named pipe
+    nobody writes would hang the command): see :mod:`sim.engine.reading`.
+
     Raises:
-        ScenarioError: the file is missing, unreadable, too large, not YAML, past a limit, or
-            has duplicate keys.
+        ScenarioError: the file is missing, not a regular file, unreadable, too large, not
+            YAML, past a limit, or has duplicate keys or keys that are not text.
     """
     file = str(path)
     try:
-        with open(path, "rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
+        raw = read_regular(path, MAX_FILE_BYTES + 1)
+    except NotAFile as exc:
+        raise ScenarioError(
+            [Problem(file, (), None, f"{exc.kind}, not a file", "a scenario YAML file")]
+        ) from None
     except FileNotFoundError:
         raise ScenarioError(
             [Problem(file, (), None, "no such file", "a scenario YAML file")]
@@ -351,8 +358,45 @@ def _key(key_node: yaml.Node) -> str:
     return f"<{type(key_node).__name__.removesuffix('Node').lower()} key>"
 
 
+#: Tags of a key that is read as text: a string, and the merge key ``<<`` and value key ``=``
+#: that PyYAML's own mapping construction resolves.
+_TEXT_KEY_TAGS = (
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:merge",
+    "tag:yaml.org,2002:value",
+)
+#: What YAML makes of a plain key that is not text, by tag.
+_KEY_READ_AS = {
+    "tag:yaml.org,2002:bool": "a boolean (as it reads true, false, yes, no, on and off)",
+    "tag:yaml.org,2002:int": "a whole number",
+    "tag:yaml.org,2002:float": "a number",
+    "tag:yaml.org,2002:null": "nothing (null)",
+    "tag:yaml.org,2002:timestamp": "a date",
+}
+
+
+def _not_text(key_node: yaml.Node) -> tuple[str, str] | None:
+    """``(found, expected)`` for a key that is not text, else None.
+
+    YAML lets any value be a key (``true: 5``, ``1: x``, ``? [a, b]``), but every mapping of a
+    scenario is keyed by names, dotted paths or stats, so such a key is always a mistake;
+    refusing it here, once, spares every later step a key it would trip on.
+    """
+    if isinstance(key_node, yaml.ScalarNode):
+        if key_node.tag in _TEXT_KEY_TAGS:
+            return None
+        read_as = _KEY_READ_AS.get(key_node.tag, f"a value tagged {key_node.tag}")
+        shown = key_node.value or "(empty)"
+        return (
+            f"the key {shown}, which YAML reads as {read_as}, not as text",
+            f'a key that is text (write it in quotes, "{key_node.value}", to mean it as text)',
+        )
+    kind = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
+    return f"{kind} as a key", "a key that is text: a name, a dotted path or a stat"
+
+
 def _walk(node: yaml.Node, path: YamlPath, lines: dict, problems: list, file: str) -> None:
-    """Record the line of every path, and report keys given twice in one mapping.
+    """Record the line of every path, and report keys that are not text or given twice.
 
     Only called on a graph :func:`_measure` accepted, so the recursion is at most
     :data:`~sim.scenario.limits.MAX_DEPTH` deep and visits at most
@@ -364,6 +408,10 @@ def _walk(node: yaml.Node, path: YamlPath, lines: dict, problems: list, file: st
         for key_node, value_node in node.value:
             key = _key(key_node)
             line = key_node.start_mark.line + 1
+            not_text = _not_text(key_node)
+            if not_text:
+                problems.append(Problem(file, (*path, key), line, *not_text))
+                continue
             if key in seen:
                 problems.append(
                     Problem(

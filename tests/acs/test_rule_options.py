@@ -10,7 +10,7 @@ import pytest
 
 from sim.engine.combat import Combat
 from sim.engine.dice import Dice
-from sim.rules.acs.clock import AcsClock, on_guard
+from sim.rules.acs.clock import AcsClock
 from sim.rules.acs.percentile import (
     PERCENTILE,
     defense_chance,
@@ -19,6 +19,7 @@ from sim.rules.acs.percentile import (
     maneuver_defense,
     takes_more_effect,
 )
+from sim.rules.acs.resolution import on_guard
 from sim.scenario.loader import scenario_from_dict
 from tests.acs.test_clock_trace import NEVER_HITS, acts, d10, d12, d100, fighter
 from tests.conftest import acs_scenario, scripted

@@ -10,6 +10,7 @@ the CLI test and the long run use the same functions with a seeded ``Random``.
 from __future__ import annotations
 
 import copy
+import datetime
 import math
 import random
 from collections.abc import Callable
@@ -212,6 +213,42 @@ def rename(base: Bundled, rng: random.Random) -> bytes:
     return _dump(data)
 
 
+#: Keys YAML reads as something other than text: a boolean, numbers, nothing, a date.
+NON_TEXT_KEYS: list[Any] = [True, False, 5, 0, -1, 1.5, None, datetime.date(2001, 1, 1)]
+
+
+def mappings(data: Any) -> list[tuple]:
+    """The path of every mapping in ``data``, the top level's included."""
+    return [p for p in _paths(data) if isinstance(_at(data, p), dict)]
+
+
+def _at(data: Any, path: tuple) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def with_key(data: Any, path: tuple, key: Any, rename: bool) -> Any:
+    """A copy of ``data`` with ``key`` added to its mapping at ``path``, or for its first key."""
+    data = copy.deepcopy(data)
+    mapping = _at(data, path)
+    items = list(mapping.items())
+    if rename and items:
+        items[0] = (key, items[0][1])
+    else:
+        items.append((key, 5))
+    mapping.clear()
+    mapping.update(items)
+    return data
+
+
+def non_text_key(base: Bundled, rng: random.Random) -> bytes:
+    """A key that YAML reads as a boolean, a number, null or a date, in any mapping."""
+    data = _fresh(base)
+    path = rng.choice(mappings(data))
+    return _dump(with_key(data, path, rng.choice(NON_TEXT_KEYS), rng.random() < 0.5))
+
+
 # -- mutations of the text -----------------------------------------------------------------------
 
 
@@ -338,6 +375,7 @@ MUTATIONS: list[Callable[[Bundled, random.Random], bytes]] = [
     add_keys,
     many_combatants,
     rename,
+    non_text_key,
     insert_bytes,
     edit_lines,
     alias_bomb,
@@ -351,7 +389,7 @@ def mutate(base: Bundled, rng: random.Random) -> tuple[str, bytes]:
     """One to three mutations of ``base``: the name of the last one and the file's bytes."""
     mutation = rng.choice(MUTATIONS)
     raw = mutation(base, rng)
-    chained = rng.choice([0, 0, 0, 1, 2]) if mutation in MUTATIONS[:6] else 0
+    chained = rng.choice([0, 0, 0, 1, 2]) if mutation in MUTATIONS[:7] else 0
     for _ in range(chained):
         try:
             text = raw.decode("utf-8")
@@ -360,7 +398,7 @@ def mutate(base: Bundled, rng: random.Random) -> tuple[str, bytes]:
             break
         if not isinstance(data, dict) or len(text) > 200_000:
             break
-        mutation = rng.choice(MUTATIONS[:6])
+        mutation = rng.choice(MUTATIONS[:7])
         try:
             raw = mutation(Bundled(base.name, text, data), rng)
         except (LookupError, TypeError, AttributeError, ValueError):

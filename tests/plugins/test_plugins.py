@@ -1,5 +1,8 @@
 """Rule system plug-ins: the coin-flip duel installed from tests/plugins, and broken plug-ins.
 
+The coin flip offers a rule system (entry-point group ``combatsim.rules``) and a resolution for
+the ACS clock (``combatsim.resolutions``).
+
 A plug-in is "installed" the way an installer leaves it: the package next to a ``.dist-info``
 whose ``entry_points.txt`` is written from the plug-in's own ``pyproject.toml``, in a directory
 put on ``PYTHONPATH`` (``importlib.metadata`` reads entry points from any dist-info on the path).
@@ -21,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from sim.rules import RULE_SYSTEMS, PluginError, RuleRegistry, built_in_rule_systems
-from sim.rules.registry import ENTRY_POINT_GROUP
+from sim.rules.acs.resolution import DEFAULTS
+from sim.rules.registry import RESOLUTIONS_GROUP, RULES_GROUP
 from tests.conftest import ROOT, within
 
 COINFLIP = Path(__file__).resolve().parent / "coinflip"
@@ -45,14 +49,15 @@ def install(site: Path, project: Path) -> None:
     (dist / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def fake_plugin(site: Path, dist: str, entry: str, module: str, source: str) -> None:
-    """A one-module plug-in named ``dist`` whose entry point is ``entry``."""
+def fake_plugin(
+    site: Path, dist: str, entry: str, module: str, source: str, group: str = RULES_GROUP
+) -> None:
+    """A one-module plug-in named ``dist`` whose entry point is ``entry`` in ``group``."""
     project = site.parent / f"src-{dist}"
     (project / module).mkdir(parents=True)
     (project / module / "__init__.py").write_text(source, encoding="utf-8")
     (project / "pyproject.toml").write_text(
-        f'[project]\nname = "{dist}"\nversion = "1.0"\n'
-        f'[project.entry-points."{ENTRY_POINT_GROUP}"]\n{entry}\n',
+        f'[project]\nname = "{dist}"\nversion = "1.0"\n[project.entry-points."{group}"]\n{entry}\n',
         encoding="utf-8",
     )
     install(site, project)
@@ -220,10 +225,17 @@ def test_a_plugin_resolution_plays_on_the_acs_clock(site, tmp_path):
 # -- the registry, in this process ---------------------------------------------------------------
 
 
-def registry_with(*entries: tuple[str, str]) -> RuleRegistry:
-    """A registry of the built-ins plus entry points ``(name, "module:object")``."""
-    points = [EntryPoint(name, value, ENTRY_POINT_GROUP) for name, value in entries]
-    return RuleRegistry(built_in_rule_systems, discover=lambda group: points)
+def registry_with(*entries: tuple[str, str], resolutions: tuple[tuple[str, str], ...] = ()):
+    """A registry of the built-ins plus entry points ``(name, "module:object")``.
+
+    ``entries`` are in the group of rule systems, ``resolutions`` in that of resolutions; the
+    registry completes resolutions with the ACS clock's defaults, as ``sim.rules`` does.
+    """
+    points = [EntryPoint(name, value, RULES_GROUP) for name, value in entries]
+    points += [EntryPoint(name, value, RESOLUTIONS_GROUP) for name, value in resolutions]
+    return RuleRegistry(
+        built_in_rule_systems, discover=lambda group: points, hook_defaults=DEFAULTS
+    )
 
 
 @pytest.fixture
@@ -237,7 +249,9 @@ def test_the_installed_registry_has_the_built_ins_first():
 
 
 def test_a_plugin_adds_its_rule_system_and_its_resolution(coinflip_importable):
-    registry = registry_with(("coinflip", "coinflip_rules:COIN_FLIP"))
+    registry = registry_with(
+        ("coinflip", "coinflip_rules:COIN_FLIP"), resolutions=(("coin", "coinflip_rules:COIN"),)
+    )
     assert list(registry) == ["acs", "target10", "prop3", "coinflip"]
     assert list(registry.resolutions) == ["percentile", "target10", "prop3", "coin"]
     # ACS reads the table late: the plug-in's resolution brings its options and stat block.
@@ -257,7 +271,7 @@ def test_plugins_are_loaded_once_and_only_when_the_table_is_read():
     registry = RuleRegistry(built_in_rule_systems, discover=discover)
     assert calls == []
     assert "acs" in registry and "prop3" in registry.resolutions and len(registry) == 3
-    assert calls == [ENTRY_POINT_GROUP]
+    assert calls == [RULES_GROUP, RESOLUTIONS_GROUP]
 
 
 def test_an_entry_point_naming_neither_kind_of_object(coinflip_importable):
@@ -277,7 +291,7 @@ def test_a_resolution_plugin_cannot_take_a_built_in_resolution_name(
         encoding="utf-8",
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    registry = registry_with(("percentile", "fake_percentile:FAKE"))
+    registry = registry_with(resolutions=(("percentile", "fake_percentile:FAKE"),))
     with pytest.raises(PluginError, match="resolution 'percentile', a name combatsim itself"):
         registry.resolutions["percentile"]
 
@@ -287,16 +301,37 @@ def test_two_plugins_with_one_name_clash(coinflip_importable, tmp_path, monkeypa
         "from coinflip_rules import CoinResolution\nCOIN = CoinResolution()\n", encoding="utf-8"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    registry = registry_with(("coinflip", "coinflip_rules:COIN_FLIP"), ("coin", "coin_twice:COIN"))
+    registry = registry_with(
+        resolutions=(("coin", "coinflip_rules:COIN"), ("coin", "coin_twice:COIN"))
+    )
     with pytest.raises(PluginError) as caught:
         registry.resolutions["coin"]
     assert str(caught.value) == (
-        # entry points load in name order: coin, then coinflip, whose resolution clashes
-        "the rule system plug-in of unknown distribution (entry point coinflip = "
-        "coinflip_rules:COIN_FLIP) cannot be used: it adds the resolution 'coin', a name the "
-        "rule system plug-in of unknown distribution (entry point coin = coin_twice:COIN) "
+        # entry points load in name order, then value order: coin_twice first
+        "the resolution plug-in of unknown distribution (entry point coin = "
+        "coinflip_rules:COIN) cannot be used: it adds the resolution 'coin', a name the "
+        "resolution plug-in of unknown distribution (entry point coin = coin_twice:COIN) "
         "already uses"
     )
+
+
+def test_a_rule_system_offering_a_resolution_clashes_with_a_resolution_plugin(
+    coinflip_importable, tmp_path, monkeypatch
+):
+    (tmp_path / "coin_system.py").write_text(
+        "from coinflip_rules import COIN, CoinFlipSystem\n\n\n"
+        "class WithCoin(CoinFlipSystem):\n"
+        '    name = "withcoin"\n'
+        '    resolutions = {"coin": COIN}\n\n\n'
+        "WITH_COIN = WithCoin()\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = registry_with(
+        ("withcoin", "coin_system:WITH_COIN"), resolutions=(("coin", "coinflip_rules:COIN"),)
+    )
+    with pytest.raises(PluginError, match=r"it adds the resolution 'coin', a name the rule sys"):
+        list(registry)
 
 
 def test_an_entry_point_must_carry_the_name_scenarios_use(coinflip_importable):
@@ -309,3 +344,150 @@ def test_an_entry_point_naming_a_class_says_to_name_an_instance(coinflip_importa
     registry = registry_with(("coinflip", "coinflip_rules:CoinFlipSystem"))
     with pytest.raises(PluginError, match=r"names the class CoinFlipSystem.*COINFLIP = "):
         list(registry)
+
+
+# -- the guard, from the command line (issue 27: each of these exited 0 or gave a traceback) -----
+
+
+@pytest.mark.slow
+def test_a_plugin_that_exits_at_import_stops_run_validate_and_check_with_one_sentence(tmp_path):
+    quitter = tmp_path / "site"
+    fake_plugin(
+        quitter, "quitter", 'quit = "quit_rules:QUIT"', "quit_rules", "raise SystemExit(0)\n"
+    )
+    scenario = str(ROOT / "scenarios" / "acs-duel.yaml")
+    said = [
+        "error: the rule system plug-in quitter (entry point quit = quit_rules:QUIT) cannot be "
+        "loaded: SystemExit: 0"
+    ]
+    for command in (["run", scenario, "--runs", "10"], ["validate", scenario], ["check", scenario]):
+        result = combatsim(quitter, *command, cwd=tmp_path)
+        assert (result.returncode, result.stderr.splitlines()) == (2, said), command[0]
+
+
+BROKEN_COIN = """\
+from coinflip_rules import CoinFlipSystem, CoinPrepared, CoinResolution
+
+
+class Rolling(CoinPrepared):
+    def seconds(self, combat):
+        yield combat.env.timeout(1)
+        raise RuntimeError("the coin rolled away")
+
+
+class BrokenSystem(CoinFlipSystem):
+    name = "broken"
+
+    def prepare(self, scenario):
+        if scenario.options.heads_chance == 0.75:
+            raise IndexError("no coin in the purse")
+        return Rolling(scenario)
+
+    def check(self, scenario):
+        if scenario.options.heads_chance == 0.25:
+            raise KeyError("heads")
+        return []
+
+
+class BrokenCoin(CoinResolution):
+    name = "brokencoin"
+
+    def attack(self, clock, attacker, target, can_defend):
+        raise ValueError("tails on both sides")
+
+
+BROKEN = BrokenSystem()
+BROKEN_COIN = BrokenCoin()
+"""
+
+
+@pytest.fixture(scope="module")
+def broken(site, tmp_path_factory) -> Path:
+    """The coin flip, and a plug-in ``broken-coin`` whose rule system and resolution fail."""
+    place = tmp_path_factory.mktemp("broken") / "site"
+    shutil.copytree(site, place)
+    fake_plugin(place, "broken-coin", 'broken = "broken_coin:BROKEN"', "broken_coin", BROKEN_COIN)
+    # The same module again, its resolution in the group of resolutions.
+    dist = place / "broken_coin-1.0.dist-info"
+    points = (dist / "entry_points.txt").read_text(encoding="utf-8")
+    points += f"[{RESOLUTIONS_GROUP}]\nbrokencoin = broken_coin:BROKEN_COIN\n"
+    (dist / "entry_points.txt").write_text(points, encoding="utf-8")
+    return place
+
+
+@pytest.mark.slow
+def test_a_plugin_failing_in_a_run_names_itself_the_scenario_and_the_combat(broken, tmp_path):
+    (tmp_path / "duel.yaml").write_text(
+        COIN_DUEL.format(heads=0.5).replace("rules: coinflip", "rules: broken"), encoding="utf-8"
+    )
+    result = combatsim(broken, "run", "duel.yaml", "--runs", "100", "--workers", "2", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: the rule system plug-in broken-coin (entry point broken = broken_coin:BROKEN) "
+        "failed in combat 0 of the scenario 'coin duel' (duel.yaml), in its round process: "
+        "RuntimeError: the coin rolled away"
+    ]
+    (tmp_path / "check.yaml").write_text(
+        COIN_DUEL.format(heads=0.25).replace("rules: coinflip", "rules: broken"), encoding="utf-8"
+    )
+    result = combatsim(broken, "validate", "check.yaml", cwd=tmp_path)
+    assert (result.returncode, result.stderr.splitlines()) == (
+        2,
+        [
+            "error: the rule system plug-in broken-coin (entry point broken = broken_coin:BROKEN) "
+            "failed on the scenario 'coin duel' (check.yaml), in check(): KeyError: 'heads'"
+        ],
+    )
+    (tmp_path / "prepare.yaml").write_text(
+        COIN_DUEL.format(heads=0.75).replace("rules: coinflip", "rules: broken"), encoding="utf-8"
+    )
+    result = combatsim(broken, "replay", "prepare.yaml", "--combat", "2", cwd=tmp_path)
+    assert (result.returncode, result.stderr.splitlines()) == (
+        2,
+        [
+            "error: the rule system plug-in broken-coin (entry point broken = broken_coin:BROKEN) "
+            "failed on the scenario 'coin duel' (prepare.yaml), in prepare(): IndexError: no coin "
+            "in the purse"
+        ],
+    )
+
+
+@pytest.mark.slow
+def test_a_resolution_hook_failing_names_the_plugin_the_scenario_and_the_combat(broken, tmp_path):
+    (tmp_path / "clock.yaml").write_text(
+        COIN_ON_THE_CLOCK.replace("resolution: coin", "resolution: brokencoin"), encoding="utf-8"
+    )
+    result = combatsim(broken, "replay", "clock.yaml", "--combat", "3", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: the resolution plug-in broken-coin (entry point brokencoin = "
+        "broken_coin:BROKEN_COIN) failed in combat 3 of the scenario 'coin on the clock' "
+        "(clock.yaml), in the attack hook: ValueError: tails on both sides"
+    ]
+
+
+OLD_COIN = """\
+from coinflip_rules import CoinResolution
+
+# Written before the defaults of the optional hooks: the required members only.
+members = ("options_model", "combatant_model", "narration", "stats", "begin", "attack")
+OldCoin = type("OldCoin", (), {m: getattr(CoinResolution, m) for m in members})
+OldCoin.name = "oldcoin"
+OLD_COIN = OldCoin()
+"""
+
+
+@pytest.mark.slow
+def test_a_resolution_in_the_old_group_still_plays_and_says_where_to_move(site, tmp_path):
+    place = tmp_path / "site"
+    shutil.copytree(site, place)
+    fake_plugin(place, "old-coin", 'oldcoin = "old_coin:OLD_COIN"', "old_coin", OLD_COIN)
+    (tmp_path / "clock.yaml").write_text(
+        COIN_ON_THE_CLOCK.replace("resolution: coin", "resolution: oldcoin"), encoding="utf-8"
+    )
+    result = combatsim(place, "replay", "clock.yaml", "--combat", "0", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert " flips at " in result.stdout
+    (note,) = [line for line in result.stderr.splitlines() if "PluginDeprecationWarning" in line]
+    assert "the rule system plug-in old-coin (entry point oldcoin = old_coin:OLD_COIN)" in note
+    assert f"move the entry point to the group {RESOLUTIONS_GROUP}" in note

@@ -97,12 +97,6 @@ def test_baseline_writes_through_no_planted_link(recorded, tmp_path):
     assert json.loads((folder / "duel.baseline.json").read_text())["runs"] == RUNS
 
 
-def test_baseline_out_in_a_missing_folder_is_made(tmp_path):
-    target = tmp_path / "no" / "such" / "dir" / "x.json"
-    succeeded(["baseline", DUEL, "--runs", RUNS, "--workers", "1", "--out", target, "--json"])
-    assert json.loads(target.read_text())["runs"] == RUNS
-
-
 def test_baseline_out_under_a_file_is_a_message(tmp_path):
     (tmp_path / "file").write_text("a file")
     target = tmp_path / "file" / "x.json"

@@ -162,7 +162,7 @@ def test_a_misspelt_override_says_what_exists():
     with pytest.raises(ScenarioError) as info:
         parse_scenario(BASE, overrides={"sides.knights.combatants[7].hp": 3})
     (problem,) = info.value.problems
-    assert "no item [7]" in problem.found and "2 item(s)" in problem.found
+    assert "no item [7]" in problem.found and "(2 items)" in problem.found
 
 
 def test_many_bad_variants_are_capped_and_counted():
@@ -174,7 +174,7 @@ def test_many_bad_variants_are_capped_and_counted():
     problems = problems_of(BASE + "variants:\n" + variants)
     assert len(problems) == MAX_PROBLEMS_LISTED
     (note,) = [p for p in problems if "not all checked" in p.found]
-    assert note.found.startswith("31 variant(s) from here on") and note.path == ("variants", "v49")
+    assert note.found.startswith("31 variants from here on") and note.path == ("variants", "v49")
     assert "hp49" in problems[-1].found  # the first problem of v49 is still listed
 
 

@@ -69,6 +69,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "sim.cli.commands.sensitivity",
         "Measure how much each parameter of SCENARIO's sensitivity: section moves the balance.",
     ),
+    "new": CommandEntry(
+        "sim.cli.commands.new",
+        "Write a commented starter scenario for RULES into FILE (or print it).",
+    ),
     "bench": CommandEntry(
         "sim.cli.commands.bench",
         "Measure combats per second, SimPy events, speed-up and memory against the targets.",

@@ -25,6 +25,7 @@ from analysis.results import read_results
 from analysis.sweep import plan_sweep, run_sweep, sweep_to_precision
 from sim.cli.app import (
     Number,
+    Whole,
     batch_echo,
     engine_options,
     force_option,
@@ -37,9 +38,11 @@ from sim.cli.app import (
     seed_option,
 )
 from sim.rules import wording
+from sim.rules.wording import counted
 from sim.run.choices import Execution
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock, own_folder
+from sim.run.summary import round_length_s
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
 
@@ -159,22 +162,26 @@ def _sweep_table(result) -> None:
     sides = result.plan.scenario.side_names
     rates = result.rates()
     title = (
-        f"{escape(result.plan.scenario.name)} — sweep of {len(result.plan.points)} points, "
-        f"{result.runs} combats each, seed {result.seed} (same seeds at every point)"
+        f"{escape(result.plan.scenario.name)} — sweep of "
+        f"{counted(len(result.plan.points), 'point')}, {counted(result.runs, 'combat')} each, "
+        f"seed {result.seed} (same seeds at every point)"
     )
-    table = Table(
-        title=title,
-        title_justify="left",
-        caption="win rate: wins / combats at the point (95% Wilson interval); draws: combats "
-        "no side won; mean s: mean fight length in game seconds",
-        caption_justify="left",
+    round_s = {p.index: round_length_s(p.scenario) for p in result.plan.points}
+    in_rounds = any(r is not None for r in round_s.values())
+    caption = (
+        "win rate: wins / combats at the point (95% Wilson interval); draws: combats no side won; "
+        + ("mean rounds: mean fight length in the rules' rounds; " if in_rounds else "")
+        + "mean s: mean fight length in game seconds"
     )
+    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     table.add_column("point", justify="right")
     for label in result.plan.labels:
         table.add_column(label, justify="right")
     for side in sides:
         table.add_column(f"{side} win rate (95% CI)", justify="right")
     table.add_column("draws", justify="right")
+    if in_rounds:
+        table.add_column("mean rounds", justify="right")
     table.add_column("mean s", justify="right")
     for point, group in rates.groupby("point", sort=True):
         by_side = group.set_index("side")
@@ -184,7 +191,10 @@ def _sweep_table(result) -> None:
             r = by_side.loc[side]
             row.append(_rate(r["win_rate"], r["ci_low"], r["ci_high"]))
         row.append(str(int(by_side.loc["draw", "wins"])))
-        row.append(f"{first['mean_duration_s']:.2f}")
+        seconds, length = first["mean_duration_s"], round_s.get(point)
+        if in_rounds:
+            row.append("" if length is None else f"{seconds / length:.2f}")
+        row.append(f"{seconds:.2f}")
         table.add_row(*row)
     _console().print(table)
 
@@ -257,18 +267,18 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     help="Where to search (default: the scenario's sweep of PATH, else half to twice its value).",
 )
 @click.option(
-    "--points", type=click.IntRange(3, 50), default=9, show_default=True, help="Values per grid."
+    "--points", type=Whole(3, 50), default=9, show_default=True, help="Values per grid."
 )
 @click.option(
     "--runs",
-    type=click.IntRange(20, 10**8),
+    type=Whole(20, 10**8),
     default=400,
     show_default=True,
     help="Combats per value while locating the crossing.",
 )
 @click.option(
     "--refine-runs",
-    type=click.IntRange(20, 10**8),
+    type=Whole(20, 10**8),
     default=None,
     help="Combats per value while measuring it (default: 4 x --runs).",
 )
@@ -370,7 +380,7 @@ def _balance_text(result) -> None:
     values = result.grid["value"]
     say(
         f"  method  {len(values)} values from {values.min():g} to {values.max():g}, "
-        f"{result.runs} combats each, the same seeds at every value (located over "
+        f"{counted(result.runs, 'combat')} each, the same seeds at every value (located over "
         f"{result.search[0]:g} .. {result.search[1]:g}); logistic fit, cluster-robust "
         "errors, Wald/Fieller interval"
     )

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 import sim
-from sim.cli.app import handles_bad_input, json_option
+from sim.cli.app import Whole, handles_bad_input, json_option
 from sim.engine.errors import CommandError
 from sim.run.api import Execution, simulate
 from sim.run.parallel import close_shared_pool
@@ -54,27 +54,27 @@ def load_driver(root: Path) -> ModuleType:
 @json_option("Print the result as one JSON object.")
 @click.option(
     "--combats",
-    type=click.IntRange(10, 10**8),
+    type=Whole(10, 10**8),
     default=20_000,
     show_default=True,
     help="Combats per reference for each measurement.",
 )
 @click.option(
     "--workers",
-    type=click.IntRange(1, 4096),
+    type=Whole(1, 4096),
     default=None,
     help="Workers of the all-cores speed-up (default: every core).",
 )
 @click.option(
     "--speedup-combats",
-    type=click.IntRange(10, 10**9),
+    type=Whole(10, 10**9),
     default=200_000,
     show_default=True,
     help="Combats of the two-workers target.",
 )
 @click.option(
     "--memory-combats",
-    type=click.IntRange(10, 10**9),
+    type=Whole(10, 10**9),
     default=1_000_000,
     show_default=True,
     help="Target 10 combats of the memory target (streamed to a temporary directory).",

@@ -15,10 +15,12 @@ from pathlib import Path
 import click
 
 from analysis.baseline import (
+    BaselineError,
     baseline_path,
     record_baseline,
     render_baseline,
     render_check,
+    unrecorded_scenarios,
     write_baseline,
 )
 from analysis.baseline import check as run_check
@@ -171,6 +173,13 @@ def baseline(
     """
     if out is not None and len(scenarios) > 1:
         raise click.UsageError("--out names one file: give one scenario with it")
+    if out is not None and out.parent.exists() and not out.parent.is_dir():
+        raise BaselineError(f"--out {out}: cannot write there: {out.parent} is not a folder")
+    if out is not None and not out.parent.is_dir():
+        raise BaselineError(
+            f"--out {out}: no such folder {out.parent} (a baseline is written into a folder "
+            "that exists; create it first, or leave --out out to write it next to the scenario)"
+        )
     written = {}
     for scenario in scenarios:
         recorded = record_baseline(scenario, runs, seed, _player(execution))
@@ -211,12 +220,18 @@ def check(
     scenario, variant and side checked). Exit 0: nothing moved; 1: a win rate moved; 2: bad
     input (a scenario or baseline that cannot be used, or no baseline at all).
     """
-    report = run_check(
-        list(paths) or [Path(".")], alpha, min_change, _player(execution)
-    )
+    where = list(paths) or [Path(".")]
+    report = run_check(where, alpha, min_change, _player(execution))
+    unchecked = unrecorded_scenarios(where)
     if as_json:
-        click.echo(json.dumps(report.to_dict()))
+        click.echo(json.dumps({**report.to_dict(), "unrecorded": [str(p) for p in unchecked]}))
     else:
         render_check(report)
+    if unchecked:
+        click.echo(
+            f"note: not checked, no baseline next to them: {', '.join(map(str, unchecked))} "
+            "(record one with `combatsim baseline SCENARIO`)",
+            err=True,
+        )
     if report.moved:
         sys.exit(EXIT_MOVED)

@@ -20,6 +20,7 @@ from analysis.sensitivity_plots import draw_study
 from analysis.sensitivity_study import Study, StudyPoint, plan_study, run_study
 from sim.cli.app import (
     EXIT_INTERRUPTED,
+    Whole,
     engine_options,
     force_option,
     handles_bad_input,
@@ -28,6 +29,7 @@ from sim.cli.app import (
     scenario_argument,
     seed_option,
 )
+from sim.rules.wording import counted
 from sim.run.choices import Execution
 from sim.run.outdir import own_folder
 from sim.run.progress import progress_bar
@@ -47,13 +49,13 @@ def _power_of_two(ctx: click.Context, param: click.Parameter, value: int | None)
 @scenario_argument
 @click.option(
     "--runs",
-    type=click.IntRange(2, 10**6),
+    type=Whole(2, 10**6),
     default=None,
     help="Combats per point of the global (Sobol) design (default: the section's runs).",
 )
 @click.option(
     "--samples",
-    type=click.IntRange(4, MAX_SAMPLES),
+    type=Whole(4, MAX_SAMPLES),
     default=None,
     callback=_power_of_two,
     help="Base samples of the Sobol design, a power of two; it has samples x (parameters + 2) "
@@ -61,7 +63,7 @@ def _power_of_two(ctx: click.Context, param: click.Parameter, value: int | None)
 )
 @click.option(
     "--oat-runs",
-    type=click.IntRange(2, 10**7),
+    type=Whole(2, 10**7),
     default=None,
     help="Combats at each end of each one-at-a-time effect (default: the section's oat_runs).",
 )
@@ -151,7 +153,8 @@ def _show(study: Study) -> None:
     base = study.rate(plan.base)
     title = (
         f"{escape(plan.scenario.name)} — one at a time: {side}'s win rate at each end, the "
-        f"others as written ({base:.1%} as written); {plan.oat_runs} combats each, paired"
+        f"others as written ({base:.1%} as written); {counted(plan.oat_runs, 'combat')} each, "
+        "paired"
     )
     table = Table(title=title, title_justify="left")
     for name in ("parameter", "low → high", "at low", "at high", "change, pts (95% CI)"):
@@ -169,7 +172,7 @@ def _show(study: Study) -> None:
     console.print(table)
     title = (
         f"Sobol indices of {side}'s win rate over the joint ranges: {len(plan.sobol)} design "
-        f"points ({plan.samples} base samples) of {plan.runs} combats, seed {plan.seed}"
+        f"points ({plan.samples} base samples) of {counted(plan.runs, 'combat')}, seed {plan.seed}"
     )
     table = Table(title=title, title_justify="left")
     for name in ("parameter", "first order (95% CI)", "total (95% CI)"):

@@ -23,6 +23,7 @@ from analysis.tournament_result import PAYOFF_TEXT, PAYOFFS, Tournament
 from sim.cli.app import (
     EXIT_INTERRUPTED,
     Number,
+    Whole,
     batch_echo,
     engine_options,
     force_option,
@@ -34,6 +35,7 @@ from sim.cli.app import (
     scenario_argument,
     seed_option,
 )
+from sim.rules.wording import counted
 from sim.run.api import Execution, RunInterrupted
 from sim.run.outdir import own_folder
 from sim.run.progress import wanted
@@ -61,7 +63,7 @@ from sim.scenario.strategies import Strategy
 )
 @click.option(
     "--resamples",
-    type=click.IntRange(50, 100_000),
+    type=Whole(50, 100_000),
     default=RESAMPLES,
     show_default=True,
     help="Bootstrap resamples of the combats for the value's interval.",
@@ -151,8 +153,9 @@ def render_tournament(result: Tournament, console: Console | None = None) -> Non
     red, blue = result.sides
     gone_rows, gone_columns = set(result.dominated("rows")), set(result.dominated("columns"))
     title = (
-        f"{result.scenario} — {red} (rows) against {blue} (columns), {result.runs} combats per "
-        f"pairing, seed {result.seed} (the same combats in every pairing)"
+        f"{result.scenario} — {red} (rows) against {blue} (columns), "
+        f"{counted(result.runs, 'combat')} per pairing, seed {result.seed} (the same combats in "
+        "every pairing)"
     )
     table = Table(title=escape(title), title_justify="left")
     table.add_column(f"{red} \\ {blue}", justify="left")
@@ -175,8 +178,8 @@ def render_tournament(result: Tournament, console: Console | None = None) -> Non
         "(Wilson). Every pairing played the same combats: combat k uses the dice stream of "
         f"seed {result.seed}, combat k.",
         f"✗ dominated: no better against any remaining opponent strategy and significantly worse "
-        f"against one (paired sign test, Holm over the {result.tests.tests} tests of the matrix, "
-        f"α = {result.alpha:g}), removed round by round.",
+        f"against one (paired sign test, Holm over the {counted(result.tests.tests, 'test')} of "
+        f"the matrix, α = {result.alpha:g}), removed round by round.",
     ]
     for e in result.to_dict()["eliminated"]:
         other = blue if e["side"] == red else red
@@ -188,8 +191,8 @@ def render_tournament(result: Tournament, console: Console | None = None) -> Non
     low, high = result.spread.value
     lines.append(
         f"Zero-sum game (linear programming): value {result.solution.value:.1%} for {red} "
-        f"(95% CI {low:.1%}–{high:.1%}, bootstrap of {result.spread.resamples} resamples of "
-        "the combats)."
+        f"(95% CI {low:.1%}–{high:.1%}, bootstrap of "
+        f"{counted(result.spread.resamples, 'resample')} of the combats)."
     )
     for line in lines:
         console.print(line, highlight=False, markup=False)

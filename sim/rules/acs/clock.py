@@ -35,26 +35,16 @@ from sim.engine.tactics import pick_target
 from sim.rules.acs.action_dice import SEGMENTS, roll_action_segments
 from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
 from sim.rules.acs.fighter import AcsFighter
-from sim.rules.acs.movement import EVERYWHERE, SpaceOf, engage, in_reach
-from sim.rules.acs.resolution import Resolution, StateT, StatsT
+from sim.rules.acs.movement import engage, in_reach
+from sim.rules.acs.resolution import DEFAULTS, StateT, StatsT
 from sim.rules.acs.spells import Special, choose_action, perform
 
 if TYPE_CHECKING:
     from sim.rules.acs.models import AcsClockOptions
+    from sim.rules.acs.resolution import Resolution, Space
 
 #: SimPy priority of the combatant ranked first in ambition; the next ranked gets one more, ...
 RANK_PRIORITY = FIRST_RULE_PRIORITY
-
-
-def on_guard(clock: AcsClock[Any, Any], fighter: AcsFighter[Any, Any]) -> None:
-    """The default defensive maneuver: defend every attack for the rest of the second.
-
-    ACS "Defenses": the lost action "may be taken ... by a defensive maneuver". A resolution that
-    says nothing more (``Resolution.defensive_maneuver``) gets this: the per-segment count of
-    defensive actions no longer limits the fighter this second, so every attack meets the
-    resolution's own defense (Target 10's Defend, a Proposition Three defense form).
-    """
-    fighter.guarded = clock.second
 
 
 class AcsClock(Generic[StatsT, StateT]):
@@ -78,7 +68,7 @@ class AcsClock(Generic[StatsT, StateT]):
         combat: Combat[AcsFighter[StatsT, StateT]],
         options: AcsClockOptions,
         resolution: Resolution[StatsT, StateT],
-        space: SpaceOf | None = None,
+        space: Space[StatsT, StateT] | None = None,
     ) -> None:
         self.combat = combat
         self.env = combat.env
@@ -99,12 +89,12 @@ class AcsClock(Generic[StatsT, StateT]):
         self._lost_action = options.lost_action
         self._disruption = options.disruption
         self._attack = resolution.attack
-        self._maneuver = getattr(resolution, "defensive_maneuver", on_guard)
+        self._maneuver = resolution.defensive_maneuver
         #: Whether the combat records a trace (read on every attack).
         self.tracing = combat.trace is not None
         self._spatial = space is not None
         #: Movement and range hooks (reach everywhere when positions do not matter).
-        self.space: SpaceOf = space if space is not None else EVERYWHERE
+        self.space: Space[StatsT, StateT] = space if space is not None else DEFAULTS
         #: Whether a modifier or a defensive maneuver was taken this second: a resolution reads
         #: its fighters' boosts only then (cleared as each second starts).
         self.marked = False

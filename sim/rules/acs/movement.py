@@ -23,24 +23,22 @@ during segments at their speed". This module reads that as follows (``docs/rules
 - A multi-segment attack whose target has moved out of reach (or range) by the time it
   completes is lost: the target has escaped it.
 
-The resolution brings the numbers (its unit, reach, range, steps) through the optional hooks of
-:class:`Space`; a resolution with none of them has reach everywhere (every fight starts and
-stays in reach).
+The resolution brings the numbers (its unit, reach, range, steps) through the hooks of
+:class:`sim.rules.base.Space`, which every resolution has (the clock's defaults,
+:class:`sim.rules.acs.resolution.Defaults`, give reach everywhere: every fight starts and stays
+in reach).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from sim.engine.space import approach, distance, nearest, retreat
+from sim.rules.acs.resolution import StateT, StatsT
+from sim.rules.base import CLOSE, FLEE, WITHDRAW
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
-
-#: Movements of the clock: towards the target, away from the nearest enemy (in flight), back a
-#: step with the guard up (a shooter keeping its distance).
-CLOSE, FLEE, WITHDRAW = "close", "flee", "withdraw"
-MOVEMENTS = (CLOSE, FLEE, WITHDRAW)
 
 
 def per_action(per_round: float, round_seconds: float, actions: int) -> float:
@@ -54,82 +52,10 @@ def per_action(per_round: float, round_seconds: float, actions: int) -> float:
     return per_round / round_seconds / actions
 
 
-class Space(Protocol):
-    """The optional movement and range hooks of a resolution.
-
-    A resolution may define any of these; :data:`NO_SPACE` answers for the rest.
-    """
-
-    #: The unit of distances (``paces``, ``feet``): positions, reach, range and speeds.
-    distance_unit: str
-
-    def reach(self, stats: Any) -> float:
-        """Melee reach of a combatant with these hot-path stats."""
-
-    def shot_range(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> float:
-        """How far ``me`` can shoot now (0: it cannot: no ranged weapon, no ammunition)."""
-
-    def step(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], movement: str) -> float:
-        """How far one action of ``movement`` takes ``me`` (it may note the movement)."""
-
-    def ready_shot(
-        self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
-    ) -> bool:
-        """Before a shot: True when this action goes to aiming or reloading instead."""
-
-    def movement_word(self, me: AcsFighter[Any, Any], movement: str) -> str:
-        """The replay's verb for this move (``charges``, ``advances``): the system's own name."""
-
-
-class _NoSpace:
-    """The answers for a resolution without movement hooks: reach everywhere, never a move."""
-
-    distance_unit = "paces"
-
-    def reach(self, stats: Any) -> float:
-        return float("inf")
-
-    def shot_range(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> float:
-        return 0.0
-
-    def step(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], movement: str) -> float:
-        return 0.0
-
-    def ready_shot(
-        self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
-    ) -> bool:
-        return False
-
-    def movement_word(self, me: AcsFighter[Any, Any], movement: str) -> str:
-        return MOVEMENT_WORDS[movement]
-
-
-#: The replay's verb for each movement when the resolution has no word of its own.
-MOVEMENT_WORDS = {CLOSE: "closes", FLEE: "flees", WITHDRAW: "steps back"}
-
-NO_SPACE = _NoSpace()
-
-
-class SpaceOf:
-    """A resolution's space hooks, each its own where it has one, else :data:`NO_SPACE`'s."""
-
-    __slots__ = ("distance_unit", "movement_word", "reach", "ready_shot", "shot_range", "step")
-
-    def __init__(self, resolution: object) -> None:
-        self.distance_unit: str = getattr(resolution, "distance_unit", NO_SPACE.distance_unit)
-        self.reach = getattr(resolution, "reach", NO_SPACE.reach)
-        self.shot_range = getattr(resolution, "shot_range", NO_SPACE.shot_range)
-        self.step = getattr(resolution, "step", NO_SPACE.step)
-        self.ready_shot = getattr(resolution, "ready_shot", NO_SPACE.ready_shot)
-        self.movement_word = getattr(resolution, "movement_word", NO_SPACE.movement_word)
-
-
-#: The hooks of a scenario where positions do not matter (reach everywhere): built once.
-EVERYWHERE = SpaceOf(None)
-
-
 def engage(
-    clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
+    clock: AcsClock[StatsT, StateT],
+    me: AcsFighter[StatsT, StateT],
+    target: AcsFighter[StatsT, StateT],
 ) -> bool:
     """Before an attack: move, flee, step back, aim or reload if need be.
 
@@ -162,7 +88,9 @@ def engage(
 
 
 def in_reach(
-    clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
+    clock: AcsClock[StatsT, StateT],
+    me: AcsFighter[StatsT, StateT],
+    target: AcsFighter[StatsT, StateT],
 ) -> bool:
     """Whether ``target`` is within ``me``'s reach, or the range of a shot it may take now."""
     gap = distance(me, target)
@@ -171,7 +99,7 @@ def in_reach(
     return me.shoots and gap <= clock.space.shot_range(clock, me)
 
 
-def flee(clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> None:
+def flee(clock: AcsClock[StatsT, StateT], me: AcsFighter[StatsT, StateT]) -> None:
     """``me`` runs from the nearest enemy; out (``fled``) once beyond ``escape_distance`` of all."""
     combat = clock.combat
     away = nearest(me, combat.fighters)
@@ -188,7 +116,9 @@ def flee(clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> None:
 
 
 def _back_off(
-    clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
+    clock: AcsClock[StatsT, StateT],
+    me: AcsFighter[StatsT, StateT],
+    target: AcsFighter[StatsT, StateT],
 ) -> bool:
     """A shooter with an enemy nearer than ``keep_distance`` steps back (False: it cannot)."""
     away = nearest(me, clock.combat.fighters) or target
@@ -201,11 +131,11 @@ def _back_off(
 
 
 def move(
-    clock: AcsClock[Any, Any],
-    me: AcsFighter[Any, Any],
+    clock: AcsClock[StatsT, StateT],
+    me: AcsFighter[StatsT, StateT],
     to: float,
     movement: str,
-    towards: AcsFighter[Any, Any],
+    towards: AcsFighter[StatsT, StateT],
 ) -> None:
     """Put ``me`` at ``to`` (the replay says from where, how, and how far from ``towards``)."""
     start = me.pos

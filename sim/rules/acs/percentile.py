@@ -25,6 +25,7 @@ from sim.engine.dice import DiceExpr
 from sim.rules.acs.models import PercentileCombatant, PercentileOptions
 from sim.rules.acs.movement import per_action
 from sim.rules.acs.narration import PERCENTILE_NARRATION
+from sim.rules.acs.resolution import Defaults
 from sim.rules.acs.spells import ALL_EFFECTS
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ class PercentileStats:
     held_on: tuple[tuple[bool, ...], ...]
 
 
-class Percentile:
+class Percentile(Defaults[PercentileStats, None]):
     """The ``percentile`` resolution of the ACS clock (no per-fighter state)."""
 
     name = "percentile"

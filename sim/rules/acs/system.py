@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel, create_model, field_validator
 
@@ -25,12 +25,13 @@ from sim.engine.errors import Problem
 from sim.rules.acs.clock import AcsClock
 from sim.rules.acs.fighter import AcsFighter, Timing
 from sim.rules.acs.models import AcsClockOptions, AcsTiming
-from sim.rules.acs.movement import SpaceOf
 from sim.rules.acs.narration import CLOCK_NARRATION, segment_label
 from sim.rules.acs.percentile import PERCENTILE
-from sim.rules.acs.resolution import Resolution, StateT, StatsT
-from sim.rules.acs.spells import ATTACK_ONLY
+from sim.rules.acs.resolution import StateT, StatsT
 from sim.rules.base import ScenarioView
+
+if TYPE_CHECKING:
+    from sim.rules.acs.resolution import Resolution, Space
 
 #: The resolution of a scenario that names none.
 DEFAULT_RESOLUTION = "percentile"
@@ -62,7 +63,6 @@ class AcsPrepared(Generic[StatsT, StateT]):
         self.options = options
         self.resolution = resolution
         self.roster: list[RosterEntry[StatsT]] = []
-        space = SpaceOf(resolution)
         for spec in scenario.combatants:
             model = spec.stats
             if not isinstance(model, AcsTiming):
@@ -77,7 +77,7 @@ class AcsPrepared(Generic[StatsT, StateT]):
                     timing=Timing.of(model, options),
                     stats=stats,
                     pos=spec.side * options.start_distance if position is None else position,
-                    reach=space.reach(stats),
+                    reach=resolution.reach(stats),
                 )
             )
         # When anyone may ever stand out of reach of anyone, or move by its tactics, the clock
@@ -85,7 +85,7 @@ class AcsPrepared(Generic[StatsT, StateT]):
         spatial = len({entry.pos for entry in self.roster}) > 1 or any(
             entry.timing.moves for entry in self.roster
         )
-        self.space = space if spatial else None
+        self.space: Space[StatsT, StateT] | None = resolution if spatial else None
 
     def spawn(self, dice: Dice) -> list[AcsFighter[StatsT, StateT]]:
         """Fresh fighters, hit point dice rolled in scenario order."""
@@ -149,6 +149,11 @@ class AcsSystem:
         """``second 2, segment 7`` for simulation time ``t`` (in segments)."""
         return segment_label(t)
 
+    @staticmethod
+    def round_seconds(options: BaseModel) -> float | None:
+        """None: the clock counts seconds of ten segments, whatever resolution it plays."""
+        return None
+
     def combatant_model(self, options: BaseModel) -> type[BaseModel]:
         """The stat block of the chosen resolution (it includes the ACS timing fields)."""
         return self._resolution(options).combatant_model
@@ -156,12 +161,12 @@ class AcsSystem:
     def check(self, scenario: ScenarioView) -> list[Problem]:
         """Named actions whose effect the resolution in use does not play.
 
-        A resolution lists the effects it supports in ``action_effects`` (default: attacks
-        only); the hybrids' hit points are their own systems' (Vigor, Target 10's death below 0),
-        so damage, heal and modifier effects are for ``percentile``.
+        A resolution lists the effects it supports in ``action_effects`` (the clock's default:
+        attacks only); the hybrids' hit points are their own systems' (Vigor, Target 10's death
+        below 0), so damage, heal and modifier effects are for ``percentile``.
         """
         resolution = self._resolution(scenario.options)
-        effects = getattr(resolution, "action_effects", ATTACK_ONLY)
+        effects = resolution.action_effects
         problems: list[Problem] = []
         for spec in scenario.combatants:
             model = spec.stats

@@ -43,6 +43,7 @@ from pydantic import Field
 
 from sim.engine.space import distance
 from sim.rules.acs.movement import per_action
+from sim.rules.acs.resolution import Defaults
 from sim.rules.prop3.character import AIM_ALWAYS, AIM_NEVER, Body, Profile
 from sim.rules.prop3.counters import counter_attack
 from sim.rules.prop3.fight import Fight, weapon_down
@@ -161,8 +162,8 @@ class HybridBody(Body):
         self.aimed_on = -1
 
 
-class Prop3Resolution:
-    """The ``prop3`` resolution of the ACS clock."""
+class Prop3Resolution(Defaults[HybridProfile, HybridBody]):
+    """The ``prop3`` resolution of the ACS clock (the replay's verbs of moving: the clock's)."""
 
     name = "prop3"
     narration = HYBRID_NARRATION
@@ -232,9 +233,7 @@ class Prop3Resolution:
         reach = None if target is None else shot_reach(me, target)
         return 0.0 if reach is None else reach
 
-    def step(
-        self, clock: HybridClock, me: HybridFighter, movement: str
-    ) -> float:
+    def step(self, clock: HybridClock, me: HybridFighter, movement: str) -> float:
         """Feet one action of any movement covers: ``speed / round_seconds / actions``.
 
         Moving spoils an aim (the round: aiming is the action just before the shot).
@@ -243,9 +242,7 @@ class Prop3Resolution:
         body.aim = None
         return per_action(body.profile.speed, clock.options.round_seconds, me.actions)
 
-    def ready_shot(
-        self, clock: HybridClock, me: HybridFighter, target: HybridFighter
-    ) -> bool:
+    def ready_shot(self, clock: HybridClock, me: HybridFighter, target: HybridFighter) -> bool:
         """Before a shot: pick up a dropped weapon, or aim (tactic ``aim``); True: not shooting.
 
         A round of aim is ``aim_actions`` actions in a row at this target; anything else in

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from sim.rules.acs.models import AcsTactics, AcsTiming
+from sim.rules.armory import armory_schema, from_armory
 from sim.rules.common import Strict, TargetTactics
+from sim.rules.prop3 import armory
 from sim.rules.prop3.exchange import ExchangeRules
 from sim.rules.prop3.pool import (
     CUT_CRITICAL_WITH,
@@ -217,7 +219,18 @@ class Prop3Options(RangeOptions):
 
 
 class WeaponModel(Strict):
-    """A melee weapon: its rating for each attack form (null: it cannot make that attack)."""
+    """A melee weapon: its rating for each attack form (null: it cannot make that attack).
+
+    Or a weapon of the armory by name (``weapon: club``), or one changed field by field
+    (``weapon: {base: greatsword, thrust: poor}``): :mod:`sim.rules.prop3.armory`.
+    """
+
+    model_config = ConfigDict(json_schema_extra=armory_schema(armory.WEAPONS, "weapon"))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named(cls, value: Any) -> Any:
+        return from_armory(value, armory.WEAPONS, "weapon")
 
     name: str = Field("weapon", description="A label for narration.")
     bash: RatingName | None = Field("average", description="Rating for bashing.")
@@ -243,7 +256,14 @@ UNARMED = WeaponModel.model_validate(
 
 
 class ArmorModel(Strict):
-    """Armor: its rating against each attack form, and whether it is heavy."""
+    """Armor: its rating against each attack form, and whether it is heavy (or from the armory)."""
+
+    model_config = ConfigDict(json_schema_extra=armory_schema(armory.ARMORS, "armor"))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named(cls, value: Any) -> Any:
+        return from_armory(value, armory.ARMORS, "armor")
 
     name: str = Field("armor", description="A label for narration.")
     bash: RatingName = Field("average", description="Rating against bashes.")
@@ -253,7 +273,14 @@ class ArmorModel(Strict):
 
 
 class MissileModel(Strict):
-    """A ranged weapon (bow, sling, javelins) and its ammunition."""
+    """A ranged weapon (bow, sling, javelins) and its ammunition (or the armory's bow)."""
+
+    model_config = ConfigDict(json_schema_extra=armory_schema(armory.MISSILES, "missile weapon"))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named(cls, value: Any) -> Any:
+        return from_armory(value, armory.MISSILES, "missile weapon")
 
     name: str = Field("bow", description="A label for narration.")
     skill: Literal["archery", "thrown"] = Field("archery", description="Ranged skill it uses.")

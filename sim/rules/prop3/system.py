@@ -122,6 +122,11 @@ class Prop3System:
         """Game time for simulation time ``t`` (the rounds are announced by their own events)."""
         return time_label(t)
 
+    @staticmethod
+    def round_seconds(options: BaseModel) -> float | None:
+        """The option ``round_s``: the text gives no length, so a round is our ruling."""
+        return float(cast(Prop3Options, options).round_s)
+
     def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
         """The rule options (``raw``: the scenario's ``options:`` as written, of any YAML type)."""
         return Prop3Options

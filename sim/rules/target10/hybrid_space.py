@@ -25,16 +25,24 @@ on a fleer, cover, point-blank shots) are in :mod:`~sim.rules.target10.hybrid`'s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sim.engine.combat import SEGMENTS_PER_SECOND
 from sim.engine.dice import DiceExpr
 from sim.rules.acs.movement import CLOSE, FLEE, per_action
+from sim.rules.acs.resolution import Defaults
 from sim.rules.target10.movements import run_paces
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from sim.rules.acs.clock import AcsClock, AcsFighter
+    from sim.rules.target10.hybrid import HybridState, HybridStats
     from sim.rules.target10.models import MovementOptions, RangedWeapon, Skirmisher
+
+    #: The clock of the ``target10`` resolution, and a combatant on it (the hooks' types).
+    Clock: TypeAlias = AcsClock[HybridStats, HybridState]
+    Seat: TypeAlias = AcsFighter[HybridStats, HybridState]
 
 #: The replay's verbs: Target 10's own names of the movements.
 CHARGES, ADVANCES, FLEES, WITHDRAWS = "charges", "advances", "flees", "withdraws"
@@ -114,25 +122,26 @@ class Reach:
         )
 
 
-class Target10Space:
+class Target10Space(Defaults["HybridStats", "HybridState"]):
     """The movement and range hooks of the ``target10`` resolution.
 
-    They answer :class:`~sim.rules.acs.movement.Space`: each fighter's ``stats.space`` is its
-    :class:`Reach`, and its ``state`` holds ``ammo``, ``loaded_at`` and ``charging``.
+    They answer :class:`~sim.rules.base.Space`: each fighter's ``stats.space`` is its
+    :class:`Reach`, and its ``state`` holds ``ammo``, ``loaded_at`` and ``charging``. The other
+    optional hooks are the clock's (:class:`~sim.rules.acs.resolution.Defaults`).
     """
 
     distance_unit = "paces"
 
-    def reach(self, stats: Any) -> float:
+    def reach(self, stats: HybridStats) -> float:
         """The melee weapon's reach."""
         space: Reach = stats.space
         return space.reach
 
-    def shot_range(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> float:
+    def shot_range(self, clock: Clock, me: Seat) -> float:
         """The ranged weapon's range while it has ammunition; 0 without one or with none left."""
         return me.stats.space.range if me.state.ammo != 0 else 0.0
 
-    def step(self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], movement: str) -> float:
+    def step(self, clock: Clock, me: Seat, movement: str) -> float:
         """One action's share of a Charge or Advance (closing), a Flee, or a Withdraw.
 
         A Charge lasts from the action that moves so until its next attack is resolved (the
@@ -150,9 +159,7 @@ class Target10Space:
             me.state.charging = False
         return per_action(paces, clock.options.round_seconds, me.actions)
 
-    def ready_shot(
-        self, clock: AcsClock[Any, Any], me: AcsFighter[Any, Any], target: AcsFighter[Any, Any]
-    ) -> bool:
+    def ready_shot(self, clock: Clock, me: Seat, target: Seat) -> bool:
         """True (this action reloads) while its firearm is still loading after the last shot."""
         state = me.state
         now = clock.env.now
@@ -169,7 +176,7 @@ class Target10Space:
             )
         return True
 
-    def movement_word(self, me: AcsFighter[Any, Any], movement: str) -> str:
+    def movement_word(self, me: Seat, movement: str) -> str:
         """``charges`` or ``advances`` (closing, by tactic ``close``), ``flees``, ``withdraws``."""
         if movement == CLOSE:
             return CHARGES if me.stats.space.charges else ADVANCES

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from sim.rules.armory import armory_schema, from_armory
 from sim.rules.common import Damage, DiceText, HitPoints, Strict, TargetTactics
+from sim.rules.target10 import armory
 from sim.rules.target10.actions import ACTION_WORDS
 from sim.rules.target10.combat_rolls import FLEE_AUTO
 from sim.rules.target10.luck import LUCK_POLICIES, SUCCEED_WORDS, SucceedPolicy
@@ -346,7 +348,18 @@ class T10Tactics(TargetTactics, ShootingTactics):
 
 
 class MeleeWeapon(Strict):
-    """A hand-held weapon (or fists): its bonus to FIGHT, its reach and its damage."""
+    """A hand-held weapon (or fists): its bonus to FIGHT, its reach and its damage.
+
+    Or a weapon of the armory by name (``weapon: saber``), or one changed field by field
+    (``weapon: {base: saber, reach: 2}``): :mod:`sim.rules.target10.armory`.
+    """
+
+    model_config = ConfigDict(json_schema_extra=armory_schema(armory.WEAPONS, "weapon"))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named(cls, value: Any) -> Any:
+        return from_armory(value, armory.WEAPONS, "weapon")
 
     name: str = "fists"
     bonus: int = Field(0, ge=-10, le=20, description="Weapon bonus to FIGHT.")

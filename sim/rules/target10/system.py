@@ -23,7 +23,7 @@ from sim.rules.target10.luck import luck_cap
 from sim.rules.target10.models import Combatant, CombatOptions, Tester, TestOptions
 from sim.rules.target10.narration import NARRATION, time_label
 from sim.rules.target10.round import RoundRules, Target10Rounds
-from sim.rules.target10.state import LaneMemo
+from sim.rules.target10.state import ROUND_S, LaneMemo
 
 
 class Target10Prepared:
@@ -102,6 +102,11 @@ class Target10System:
     def time_label(t: float) -> str:
         """``round N`` for simulation time ``t``."""
         return time_label(t)
+
+    @staticmethod
+    def round_seconds(options: BaseModel) -> float | None:
+        """A round of one minute (Target 10, "Combat": "A round is roughly one minute long")."""
+        return ROUND_S
 
     def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
         """Combat options, or test options when ``kind: test``."""

@@ -6,7 +6,8 @@ target's hit points; at 0 the target is out. The one rule option, ``heads_chance
 that a flip comes up heads (a fair coin by default).
 
 It also offers the coin as a resolution on the ACS clock (``rules: acs`` with
-``options: {resolution: coin}``): ACS decides who acts when, and each ACS attack is a flip.
+``options: {resolution: coin}``, the entry point ``coin`` of ``combatsim.resolutions``): ACS
+decides who acts when, and each ACS attack is a flip.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sim.engine.errors import Problem
 from sim.rules import ScenarioView
 from sim.rules.acs.clock import AcsClock, AcsFighter
 from sim.rules.acs.models import AcsTiming
+from sim.rules.acs.resolution import Defaults
 
 
 class CoinOptions(BaseModel):
@@ -120,8 +122,12 @@ class CoinStats:
         self.heads_chance = heads_chance
 
 
-class CoinResolution:
-    """``resolution: coin`` on the ACS clock: each attack is one flip; nobody defends a coin."""
+class CoinResolution(Defaults[CoinStats, None]):
+    """``resolution: coin`` on the ACS clock: each attack is one flip; nobody defends a coin.
+
+    The optional hooks (movement and range, the defensive maneuver, named actions) are the
+    clock's defaults: everyone in reach, attacks only.
+    """
 
     name = "coin"
     # The rule system's own options, not a copy: the scenario's options are ACS's plus these.
@@ -159,8 +165,8 @@ class CoinFlipSystem:
     name = "coinflip"
     title = "Coin-flip duel"
     default_time_limit_s = 60.0
-    #: The coin also resolves attacks on the ACS clock.
-    resolutions: Mapping[str, CoinResolution] = {"coin": CoinResolution()}
+    #: It offers no resolution of its own here: the coin has an entry point of its own.
+    resolutions: Mapping[str, CoinResolution] = {}
 
     def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
         """The rule options (the same whatever the scenario sets)."""
@@ -198,6 +204,11 @@ class CoinFlipSystem:
         """The replay's heading for simulation time ``t``: the second."""
         return f"second {int(t) // SEGMENTS_PER_SECOND + 1}"
 
+    def round_seconds(self, options: BaseModel) -> float | None:
+        """None: its fights are counted in seconds."""
+        return None
 
-#: The object the entry point names.
+
+#: The objects the entry points name.
 COIN_FLIP = CoinFlipSystem()
+COIN = CoinResolution()
