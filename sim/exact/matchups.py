@@ -22,10 +22,12 @@ The ways (``Matchup.way``):
   declare by rules: a rule-driven choice is the fight's, not the exchange's). On the ACS clock
   (``hybrid_defense: defend``) each also ``... with Defend``: the defender spends a defensive
   action on Target 10's Defend.
-- Proposition Three: every attack form the attacker's weapon can make against every defense form
-  the defender's gear allows, and ``undefended`` (no defense roll), melee only (a missile's pools
-  depend on the range of the moment). ``Matchup.chosen`` marks the pairs of forms the two
-  fixed form tactics pick (a tactic "best" or "random" picks by the fight: every pair is shown).
+- Proposition Three: the forms the combatants' own form tactics declare (``declaring.
+  choose_attack`` and ``choose_defense``: fixed, or "best" by the exact odds), the attacker
+  declaring first and the defender declaring first (the lower in initiative declares first,
+  which the fight's initiative decides), and the attack on a defender who cannot defend
+  (``undefended``); with a tactic "random", every pair of forms the gear allows. Melee only (a
+  missile's pools depend on the range of the moment).
 - ACS percentile: ``may defend`` (the defender has a defensive action left: it rolls a defense
   and the roll costs it the action) and ``cannot defend``, with no named-action modifier.
 
@@ -59,15 +61,21 @@ from typing import Any, NamedTuple, cast
 from sim.engine.dice import Dice, DiceExpr
 from sim.engine.distribution import Distribution, rolls
 from sim.rules.prop3 import damage as p3damage
-from sim.rules.prop3.character import ATTACK_FORMS, DEFENSE_FORMS, P3Fighter, Profile
-from sim.rules.prop3.declaring import matchup, melee_pools
+from sim.rules.prop3.character import ATTACK_FORMS, DEFENSE_FORMS, RANDOM, P3Fighter, Profile
+from sim.rules.prop3.declaring import (
+    LazyValues,
+    choose_attack,
+    choose_defense,
+    matchup,
+    melee_pools,
+)
 from sim.rules.prop3.exchange import ExchangeInput, Verdict, exchange_law
 from sim.rules.prop3.models import Rules
 from sim.rules.prop3.pool import Pool
 from sim.rules.target10.actions import ACTION_WORDS, DAMAGING, KILL
 from sim.rules.target10.combatant import Stats
 from sim.rules.target10.exchange import AttackInput, AttackOutcome, Weapon, blow_lands
-from sim.rules.target10.exchange import distribution as t10_law
+from sim.rules.target10.exchange import distribution as _t10_distribution
 from sim.rules.target10.hybrid import HybridStats
 from sim.rules.target10.models import Combatant as T10Combatant
 from sim.rules.target10.models import CombatOptions
@@ -141,8 +149,8 @@ class Matchup:
         defender: the defender.
         way: how it strikes (see the module's list).
         exchange: the rule system's own input of the exchange at the start of the fight.
-        chosen: the way the combatants' fixed tactics choose (Proposition Three's forms; always
-            True elsewhere).
+        chosen: the way the combatants' tactics choose (True for every matchup listed now; kept
+            for callers that list more ways than the tactics take).
         values: the exchange's own derived values (the pools of these forms, the modifier).
         unit: what :meth:`dealt` counts (``hit points``; Proposition Three: ``nicks``).
     """
@@ -260,6 +268,22 @@ def _t10_values(
     return tuple(values)
 
 
+def t10_law(attack: AttackInput, luck: int, target_hp: int) -> Distribution[AttackOutcome]:
+    """Target 10's ``exchange.distribution`` at these stakes, kept (frozen inputs, frozen laws).
+
+    The stakes matter only to an attacker that may spend a luck point to hit (the exchange's
+    own contract): for any other, every stake shares one law.
+    """
+    if not (luck > 0 and attack.succeed.spends):
+        luck, target_hp = 0, 0
+    return _t10_kept(attack, luck, target_hp)
+
+
+@lru_cache(maxsize=4096)
+def _t10_kept(attack: AttackInput, luck: int, target_hp: int) -> Distribution[AttackOutcome]:
+    return _t10_distribution(attack, luck, target_hp)
+
+
 def _t10_chain(
     attack: AttackInput, hp: Distribution[int], a_luck: int, d_luck: int, policy: str
 ) -> tuple[
@@ -304,7 +328,7 @@ def _t10_matchup(
 ) -> Matchup:
     law, step, start = _t10_chain(attack, defender.hp, a_luck, d_luck, policy)
     roll = attack.rolls[0]
-    values = (("modifier", f"{roll.modifier:+d}"), ("need", f"{roll.need} on d20"))
+    values = (("roll", f"d20{roll.modifier:+d} against {roll.need}"),)
     return Matchup(
         system,
         attacker,
@@ -470,17 +494,54 @@ def _p3_side(f: P3Fighter, spec: CombatantSpec) -> Side:
     return Side(f.name, f.side, Distribution.certain(f.hp), tuple(values))
 
 
+class _Declaring:
+    """What the form tactics read of a fight: its rules (a tactic "random" is never asked here)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+
+def _declared(
+    rules: Rules, af: P3Fighter, df: P3Fighter, m: Any
+) -> list[tuple[int, int | None, str]]:
+    """The forms the fight's own tactics declare (``declaring.choose_attack``, ``choose_defense``).
+
+    The lower in initiative declares first: both orders are given, and an attack the defender
+    cannot answer (``undefended``). A tactic "random" declares any form: every pair is given.
+    """
+    pa, pd = af.state.profile, df.state.profile
+    if pa.attack == RANDOM or pd.defense == RANDOM:
+        every = [(a, d, "") for a in m.attacks for d in m.answers[a]]
+        return [*every, *((a, None, "") for a in m.attacks)]
+    fight = cast(Any, _Declaring(rules))
+    values = LazyValues(fight, af, df, m, 0, 0)
+    found: list[tuple[int, int | None, str]] = []
+    if m.declarable:
+        a = choose_attack(fight, pa.attack, m, values, None, True)
+        found.append(
+            (a, choose_defense(fight, pd.defense, m, values, a), f"{af.name} declares first")
+        )
+        d = choose_defense(fight, pd.defense, m, values, None)
+        a = choose_attack(fight, pa.attack, m, values, d, False)
+        if d is not None and not m.allowed[a][d]:
+            d = choose_defense(fight, pd.defense, m, values, a) if rules.redeclare else None
+        found.append((a, d, f"{df.name} declares first"))
+    found.append((choose_attack(fight, pa.attack, m, values, None, False), None, ""))
+    unique: dict[tuple[int, int | None], str] = {}
+    for a, d, who in found:
+        unique[(a, d)] = f"{unique[(a, d)]}; {who}" if unique.get((a, d)) and who else who
+    return [(a, d, who) for (a, d), who in unique.items()]
+
+
 def _prop3(scenario: Scenario, rules: Rules, system: str) -> tuple[Matchup, ...]:
     fighters = _p3_fighters(scenario, system)
     sides = [_p3_side(f, spec) for f, spec in zip(fighters, scenario.combatants, strict=True)]
     found: list[Matchup] = []
     for i, _a, j, _d in pairs(scenario):
         af, df = fighters[i], fighters[j]
-        pa, pd = af.state.profile, df.state.profile
-        m = matchup(pa, pd, True, rules)
-        for a in m.attacks:
-            for d in [*m.answers[a], None]:
-                found.append(_p3_matchup(system, rules, af, df, sides[i], sides[j], m, a, d))
+        m = matchup(af.state.profile, df.state.profile, True, rules)
+        for a, d, who in _declared(rules, af, df, m):
+            found.append(_p3_matchup(system, rules, af, df, sides[i], sides[j], m, a, d, who))
     return tuple(found)
 
 
@@ -494,6 +555,7 @@ def _p3_matchup(
     m: Any,
     a: int,
     d: int | None,
+    who: str,
 ) -> Matchup:
     pa, pd = af.state.profile, df.state.profile
     vigor = df.hp
@@ -538,7 +600,8 @@ def _p3_matchup(
 
     form = ATTACK_FORMS[a].value
     way = f"{form} against {DEFENSE_FORMS[d].value}" if d is not None else f"{form}, undefended"
-    chosen = (pa.attack < 0 or pa.attack == a) and (d is None or pd.defense < 0 or pd.defense == d)
+    if who:
+        way = f"{way} ({who})"
     values: tuple[tuple[str, str], ...] = (
         ("attack pool", _pool_words(attack)),
         ("defense pool", _pool_words(defense)),
@@ -557,7 +620,7 @@ def _p3_matchup(
         defender,
         way,
         exchange,
-        chosen,
+        True,
         values,
         "nicks",
         dealt,

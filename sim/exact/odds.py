@@ -27,15 +27,17 @@ each as its fraction string and its float.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, cast
 
 from sim.exact.matchups import SYSTEM_TITLES, Matchup, NoExactOdds, Side, matchups
 from sim.rules.prop3.exchange import Verdict
 from sim.rules.target10.actions import ACTION_WORDS
 from sim.rules.target10.exchange import AttackOutcome
+from sim.scenario.loader import load_scenario
 from sim.scenario.schema import Scenario
 from sim.scenario.variants import BASE, arms
 
@@ -250,13 +252,17 @@ def _combatants(found: tuple[Matchup, ...]) -> tuple[Side, ...]:
     return tuple(seen.values())
 
 
-def odds(scenario: Scenario, variants: tuple[str, ...] = ()) -> list[ScenarioOdds]:
-    """The odds of ``scenario`` and of each named variant (the base first).
+def odds(scenario: Scenario | str | Path, variants: Sequence[str] = ()) -> list[ScenarioOdds]:
+    """The odds of ``scenario`` (a loaded scenario or its file) and of each named variant.
+
+    The base comes first, then the variants in the order given. ``sim.odds`` is this function.
 
     Raises:
         NoExactOdds: the rule system gives no exchange laws.
-        ScenarioError: a name is not one of the scenario's variants.
+        ScenarioError: the file is not a valid scenario, or a name is not one of its variants.
     """
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
     chosen: Mapping[str, Scenario] = (
         arms(scenario, list(variants)) if variants else {BASE: scenario}
     )
