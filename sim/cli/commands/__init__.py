@@ -73,6 +73,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "sim.cli.commands.new",
         "Write a commented starter scenario for RULES into FILE (or print it).",
     ),
+    "odds": CommandEntry(
+        "sim.cli.commands.odds",
+        "Print the exact odds of one exchange for every attacker and defender pair of SCENARIO.",
+    ),
     "bench": CommandEntry(
         "sim.cli.commands.bench",
         "Measure combats per second, SimPy events, speed-up and memory against the targets.",

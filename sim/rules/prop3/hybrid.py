@@ -233,9 +233,7 @@ class Prop3Resolution(Defaults[HybridProfile, HybridBody]):
         reach = None if target is None else shot_reach(me, target)
         return 0.0 if reach is None else reach
 
-    def step(
-        self, clock: HybridClock, me: HybridFighter, movement: str
-    ) -> float:
+    def step(self, clock: HybridClock, me: HybridFighter, movement: str) -> float:
         """Feet one action of any movement covers: ``speed / round_seconds / actions``.
 
         Moving spoils an aim (the round: aiming is the action just before the shot).
@@ -244,9 +242,7 @@ class Prop3Resolution(Defaults[HybridProfile, HybridBody]):
         body.aim = None
         return per_action(body.profile.speed, clock.options.round_seconds, me.actions)
 
-    def ready_shot(
-        self, clock: HybridClock, me: HybridFighter, target: HybridFighter
-    ) -> bool:
+    def ready_shot(self, clock: HybridClock, me: HybridFighter, target: HybridFighter) -> bool:
         """Before a shot: pick up a dropped weapon, or aim (tactic ``aim``); True: not shooting.
 
         A round of aim is ``aim_actions`` actions in a row at this target; anything else in
