@@ -24,10 +24,13 @@ from sim.scenario.schema import Scenario
 class Chain(Protocol):
     """A fight as a chain: its first state's law, a step's law, the time limit's ending."""
 
-    #: Steps the time limit allows.
-    steps: int
-    #: Game seconds of one step (a round, a second).
-    step_s: Fraction
+    @property
+    def steps(self) -> int:
+        """Steps the time limit allows."""
+
+    @property
+    def step_s(self) -> Fraction:
+        """Game seconds of one step (a round, a second)."""
 
     def estimate(self) -> int:
         """How many live states the chain may meet (before solving it)."""

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 from sim.engine.combat import Combat
@@ -52,8 +52,10 @@ from sim.scenario.schema import Scenario
 
 
 class DuelState(NamedTuple):
-    """A duel at a round's start: each combatant's hit points and luck points (flat: hashed
-    for every transition of the chain)."""
+    """A duel at a round's start: each combatant's hit points and luck points.
+
+    Flat (four numbers), because the chain hashes a state for every transition.
+    """
 
     hp0: int
     hp1: int

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from sim.exact.chain import STATE_CAP, Ending, TooManyStates
@@ -81,9 +82,9 @@ def exact_summary(scenario: Scenario, fight: ExactFight) -> dict[str, Any]:
     sides: dict[str, Any] = {}
     exact_sides: dict[str, Any] = {}
     for i, name in enumerate(scenario.side_names):
-        win = solution.probability(lambda e, i=i: e.winner == i)
-        survivors = solution.expectation(lambda e, t, i=i: e.survivors[i])
-        hp_left = solution.expectation(lambda e, t, i=i: e.hp_left[i])
+        win = solution.probability(partial(_won, i))
+        survivors = solution.expectation(partial(_survivors, i))
+        hp_left = solution.expectation(partial(_hp_left, i))
         sides[name] = {
             "wins": None,
             "win_rate": float(win),
@@ -126,6 +127,18 @@ def exact_summary(scenario: Scenario, fight: ExactFight) -> dict[str, Any]:
     }
     summary["length"] = length_law(fight, round_s)
     return summary
+
+
+def _won(side: int, ending: Ending) -> bool:
+    return ending.winner == side
+
+
+def _survivors(side: int, ending: Ending, step: int) -> int:
+    return ending.survivors[side]
+
+
+def _hp_left(side: int, ending: Ending, step: int) -> int:
+    return ending.hp_left[side]
 
 
 def length_law(fight: ExactFight, round_s: float | None) -> dict[str, Any]:
