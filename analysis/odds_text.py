@@ -15,6 +15,9 @@ from rich.table import Table
 
 from sim.exact.odds import Odds, ScenarioOdds
 
+#: What a scenario without attacks says (a Target 10 test outside combat).
+NO_PAIRS = "no attacker and defender pairs (a test outside combat): no exchange to give odds of"
+
 #: Under the tables: what the columns the reader cannot guess mean.
 FOOTNOTE = (
     "out in 1: the first exchange takes the defender out; exchanges: the expected number of "
@@ -56,6 +59,9 @@ def odds_tables(result: ScenarioOdds, console: Console | None = None) -> None:
     """Print the derived values and the odds of one exchange of every matchup."""
     console = console or Console()
     title = escape(result.scenario) + ("" if result.variant == "base" else f" [{result.variant}]")
+    if not result.odds:
+        console.print(f"{title} — {result.title}: {NO_PAIRS}", highlight=False)
+        return
     values = Table(title=f"{title} — {result.title}: derived values", title_justify="left")
     values.add_column("combatant")
     names: dict[str, None] = {}
