@@ -33,12 +33,14 @@ from analysis.comparison_view import (
     difference_rows,
     effect_rows,
 )
+from analysis.odds_text import odds_html
 from analysis.plots import Plot, figure_bytes
 from analysis.results import Results, read_results
 from analysis.sensitivity_plots import report_section as sensitivity_section
 from analysis.sweep import win_rates
 from analysis.tournament_report import is_tournament, write_tournament_report
 from analysis.verdict import run_verdict, sweep_verdict
+from sim.exact.odds import NoExactOdds, scenario_odds
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
 from sim.run.records import DRAW
@@ -128,6 +130,7 @@ def build_report(results: Results, scenario: str | Path | None = None) -> str:
         parts += _comparison_sections(results)
     else:
         parts += _section("summary", "Results", _summary_tables(results))
+    parts += _odds_section(scenario_text, scenario)
     combatants = _combatant_table(results)
     if combatants:
         parts += _section("combatants", "Per combatant (means per combat, ± 95% CI)", combatants)
@@ -418,6 +421,20 @@ def _scenario_parts(
     if results.kind == "comparison":
         options = {}  # per arm: the options section shows each arm's
     return text, options, facts
+
+
+def _odds_section(text: str | None, scenario: str | Path | None) -> list[str]:
+    """The exact odds of one exchange per pair (``combatsim odds``), when the scenario has them."""
+    try:
+        loaded = load_scenario(scenario) if scenario is not None else None
+        if loaded is None and text:
+            loaded = parse_scenario(text, "scenario.yaml")
+        if loaded is None:
+            return []
+        result = scenario_odds(loaded)
+    except (ScenarioError, NoExactOdds):
+        return []  # no scenario to read, or a rule system without exchange laws
+    return _section("odds", "Exact odds of one exchange", odds_html(result))
 
 
 def _description(text: str | None) -> str:
