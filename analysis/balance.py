@@ -26,6 +26,7 @@ as not winning.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,10 +39,13 @@ from scipy.optimize import brentq
 from scipy.special import expit, logit
 from scipy.stats import norm
 
+from analysis.results import run_meta, write_results
 from analysis.sweep import Parameter, plan_sweep, run_sweep
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
 from sim.rules.wording import possessive
 from sim.run.choices import Execution
+from sim.run.files import write_text
+from sim.run.outdir import FolderLock
 from sim.run.records import combat_columns
 from sim.run.summary import wilson_interval
 from sim.scenario.loader import load_scenario
@@ -284,6 +288,12 @@ class BalanceResult:
     locate_grid: pd.DataFrame
     notes: list[str] = field(default_factory=list)
     nearest: list[dict[str, Any]] = field(default_factory=list)
+    #: The measuring grid's combats (a sweep's table: ``point`` and the parameter's column).
+    outcomes: pd.DataFrame | None = field(default=None, repr=False)
+    #: What :func:`find_balance` was asked (its arguments as given), to play it again.
+    asked: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: The scenario searched (its file is kept with the saved results).
+    source: Scenario | None = field(default=None, repr=False, compare=False)
 
     @property
     def bounded(self) -> bool:
@@ -361,8 +371,72 @@ class BalanceResult:
             "seed": self.seed,
             "search_range": list(self.search),
             "grid": self.grid.to_dict(orient="records"),
+            "locate_grid": self.locate_grid.to_dict(orient="records"),
+            "fit": {
+                "coefficients": self.fit.coefficients.tolist(),
+                "covariance": self.fit.covariance.tolist(),
+                "centre": self.fit.centre,
+                "scale": self.fit.scale,
+                "clusters": self.fit.clusters,
+                "converged": self.fit.converged,
+            },
+            "asked": self.asked,
             "notes": self.notes,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BalanceResult:
+        """The result saved as ``balance.json`` (:meth:`to_dict`), to draw and report it again.
+
+        Raises:
+            KeyError, TypeError, ValueError: the file is not a whole balance result.
+        """
+        fit = data["fit"]
+        low, high = data["ci95"]
+        return cls(
+            scenario=str(data["scenario"]),
+            path=str(data["parameter"]),
+            label=str(data["label"]),
+            side=str(data["side"]),
+            target=float(data["target"]),
+            value=None if data["value"] is None else float(data["value"]),
+            interval=(-math.inf if low is None else low, math.inf if high is None else high),
+            se=float(data["se"]),
+            integer=bool(data["integer"]),
+            fit=LogisticFit(
+                np.asarray(fit["coefficients"], dtype=float),
+                np.asarray(fit["covariance"], dtype=float),
+                float(fit["centre"]),
+                float(fit["scale"]),
+                int(fit["clusters"]),
+                bool(fit["converged"]),
+            ),
+            grid=pd.DataFrame(data["grid"]),
+            runs=int(data["runs_per_point"]),
+            seed=int(data["seed"]),
+            search=(data["search_range"][0], data["search_range"][1]),
+            locate_grid=pd.DataFrame(data.get("locate_grid") or []),
+            notes=list(data.get("notes") or []),
+            nearest=list(data.get("nearest") or []),
+            asked=dict(data.get("asked") or {}),
+        )
+
+    def save(self, directory: str | Path) -> list[Path]:
+        """Write the search's results folder (kind ``balance``), for ``plot`` and ``report``.
+
+        It holds ``balance.json`` (the answer, the grids and the fit), the measuring grid's
+        combats (``outcomes.parquet``), ``meta.json`` and the scenario file as written.
+        """
+        directory = Path(directory)
+        if self.source is None or self.outcomes is None:
+            with FolderLock(directory):
+                text = json.dumps(self.to_dict(), indent=2) + "\n"
+                return [write_text(directory / "balance.json", text)]
+        meta = run_meta(self.source, self.seed, self.runs, kind="balance", asked=self.asked)
+        return write_results(
+            directory, self.outcomes, self.to_dict(), meta=meta, scenario=self.source,
+            summary_name="balance.json",
+        )  # fmt: skip
 
 
 def find_balance(
@@ -427,13 +501,17 @@ def find_balance(
             raise BalanceError(f"the search range's {name} end must be a finite number, not {end}")
     if low is not None and high is not None and not low < high:
         raise BalanceError(f"the search range must go from low to high, not {low} to {high}")
+    asked = {
+        "path": path, "target": target, "side": side, "low": low, "high": high, "points": points,
+        "runs": runs, "refine_runs": refine_runs, "seed": seed, "label": label,
+    }  # fmt: skip
     current, integer, low, high = _search_range(scenario, path, low, high)
     notes: list[str] = []
 
-    def play(values: list[Any], combats: int) -> tuple[pd.DataFrame, np.ndarray]:
+    def play(values: list[Any], combats: int) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame]:
         return _play(scenario, path, label, values, combats, seed, side, execution)
 
-    locate, locate_wins = play(_grid(low, high, points, integer), runs)
+    locate, locate_wins, _ = play(_grid(low, high, points, integer), runs)
     rates = locate["win_rate"]
     if (locate["ci_high"] < target).all() or (locate["ci_low"] > target).all():
         raise BalanceError(
@@ -445,7 +523,7 @@ def find_balance(
         )
     centre, half = _window(locate, locate_wins, target, low, high, points, integer)
     grid_values = _measuring_grid(centre, half, low, high, points, integer)
-    grid, wins = play(grid_values, refine_runs)
+    grid, wins, outcomes = play(grid_values, refine_runs)
     fit = fit_logistic(grid["value"].to_numpy(), wins, degree=_degree(grid_values))
     value = fit.crossing(target)
     if value is not None and not grid["value"].min() <= value <= grid["value"].max():
@@ -453,7 +531,7 @@ def find_balance(
         centre = min(max(value, low), high)
         notes.append(f"re-measured around {_show(centre)} (the first window missed the crossing)")
         grid_values = _measuring_grid(centre, half, low, high, points, integer)
-        grid, wins = play(grid_values, refine_runs)
+        grid, wins, outcomes = play(grid_values, refine_runs)
         fit = fit_logistic(grid["value"].to_numpy(), wins, degree=_degree(grid_values))
         value = fit.crossing(target)
     interval = fit.interval(target) if value is not None else (-math.inf, math.inf)
@@ -492,6 +570,9 @@ def find_balance(
         search=(low, high),
         locate_grid=locate,
         notes=notes,
+        outcomes=outcomes,
+        asked=asked,
+        source=scenario,
     )
     if value is not None and integer:
         result.nearest = _nearest(result, grid, current)
@@ -647,8 +728,11 @@ def _play(
     seed: int,
     side: str,
     execution: Execution | None,
-) -> tuple[pd.DataFrame, np.ndarray]:
-    """Play ``runs`` combats at each value (common random numbers); the win-rate table."""
+) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame]:
+    """Play ``runs`` combats at each value (common random numbers).
+
+    The win-rate table, each combat's win (combats x values) and the combats' outcome table.
+    """
     plan = plan_sweep(scenario, [Parameter(label, path, tuple(values))], runs=runs)
     result = run_sweep(plan, runs=runs, seed=seed, execution=execution)
     table = result.outcomes.pivot(index="combat", columns="point", values="winner")
@@ -667,7 +751,7 @@ def _play(
                 "ci_high": hi,
             }
         )
-    return pd.DataFrame(rows), wins
+    return pd.DataFrame(rows), wins, result.outcomes
 
 
 def _nearest(result: BalanceResult, grid: pd.DataFrame, current: Any) -> list[dict[str, Any]]:

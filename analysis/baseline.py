@@ -3,14 +3,21 @@
 ``combatsim baseline SCENARIO`` plays the scenario and each of its variants and writes
 ``<scenario>.baseline.json`` next to it: runs, seed, rule options, the combatsim version, each
 arm's summary, and each arm's winner of every combat (one byte per combat, zlib, base64).
+A scenario's sections are arms too (:func:`section_arms`): every point of its ``sweep:``, every
+cell of its ``strategies:`` tournament, and every arm of its ``sensitivity:`` study (the
+scenario as written and each parameter alone at its low and at its high end), each with the
+combats its section plays (or ``--section-runs``), so that a rule change anywhere in them is
+seen.
 
 ``combatsim check`` plays the same combats again — same seed, same combat indices — and compares
 each arm with its recorded self *combat by combat*. With nothing changed the rerun is identical,
 so every difference is exactly 0 and nothing can be flagged. After a change, a side's win rate
 has moved when McNemar's exact test on the combats whose outcome changed rejects "no change" at
 alpha (0.05) after Holm's correction over every (scenario, variant, side) tested in the run, so a
-whole CI job has at most a 5% chance of a false alarm. ``--min-change`` further ignores moves
-smaller than a given number of points.
+whole CI job has at most a 5% chance of a false alarm. The sections' arms are a family of their
+own, Holm-corrected together apart from the variants (so recording them changes no variant's
+verdict, and a whole check has at most 5% for each family). ``--min-change`` further ignores
+moves smaller than a given number of points.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 from rich.markup import escape
 from rich.table import Table
 
@@ -45,6 +53,9 @@ from analysis.compare import (
     play_range,
     points,
 )
+from analysis.sensitivity_plan import plan_study
+from analysis.sweep import plan_sweep
+from analysis.tournament import plan_tournament
 from sim.engine.errors import CommandError
 from sim.engine.reading import NotAFile, read_regular
 from sim.rules.wording import counted
@@ -152,6 +163,75 @@ def fingerprint(scenario: Scenario) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+# -- the arms of a scenario's sections ----------------------------------------------------------
+
+#: The family of the variants' tests, and of the sections' (Holm-corrected apart).
+VARIANTS, SECTIONS = "variants", "sections"
+
+
+@dataclass(frozen=True)
+class SectionArm:
+    """One arm of a scenario's sweep, tournament or study, as a baseline records it.
+
+    Attributes:
+        name: ``sweep[red hp=28]``, ``cell[charge.vs.hold]``, ``study[red hp low]``.
+        section: ``sweep``, ``strategies`` or ``sensitivity``.
+        scenario: the arm's scenario.
+        runs: the combats its section plays (a sweep's ``runs``, a study's ``oat_runs``...).
+    """
+
+    name: str
+    section: str
+    scenario: Scenario
+    runs: int
+
+
+def section_arms(scenario: Scenario) -> list[SectionArm]:
+    """Every point of the scenario's sweep, cell of its tournament and arm of its study.
+
+    A study's arms are the scenario as written and each parameter alone at its low and its
+    high end (its one-at-a-time points, which every parameter's whole range passes through);
+    the Sobol design's points are a random sample of the same ranges, not recorded.
+    """
+    found: list[SectionArm] = []
+    if scenario.data.get("sweep"):
+        plan = plan_sweep(scenario)
+        for point in plan.points:
+            where = ", ".join(
+                f"{p.label}={v}" for p, v in zip(plan.parameters, point.settings, strict=True)
+            )
+            found.append(SectionArm(f"sweep[{where}]", "sweep", point.scenario, plan.runs))
+    if scenario.data.get("strategies"):
+        tour = plan_tournament(scenario)
+        for i, row in enumerate(tour.rows):
+            for j, column in enumerate(tour.columns):
+                name = f"cell[{row.name}.vs.{column.name}]"
+                found.append(SectionArm(name, "strategies", tour.cells[i][j], tour.runs))
+    if scenario.data.get("sensitivity"):
+        study = plan_study(scenario)
+        found.append(
+            SectionArm("study[as written]", "sensitivity", study.base.scenario, study.oat_runs)
+        )
+        for factor, (low, high) in zip(study.factors, study.oat, strict=True):
+            for end, at in (("low", low), ("high", high)):
+                name = f"study[{factor.label} {end}]"
+                found.append(SectionArm(name, "sensitivity", at.scenario, study.oat_runs))
+    return found
+
+
+def _play_by_runs(
+    chosen: dict[str, Scenario], runs: dict[str, int], seed: int, play: RangePlayer
+) -> dict[str, pd.DataFrame]:
+    """Each arm's outcomes of combats ``0 .. runs[arm] - 1`` (arms of equal runs together)."""
+    tables: dict[str, pd.DataFrame] = {}
+    for count in dict.fromkeys(runs[name] for name in chosen):
+        group = {name: arm for name, arm in chosen.items() if runs[name] == count}
+        table = play_arms(group, seed, 0, count, play)
+        for name in group:
+            tables[name] = table[table["variant"] == name]
+    return tables
+
+
 # -- recording --------------------------------------------------------------------------------
 
 
@@ -160,8 +240,17 @@ def record_baseline(
     runs: int | None = None,
     seed: int | None = None,
     play: RangePlayer = play_range,
+    section_runs: int | None = None,
 ) -> dict[str, Any]:
-    """Play a scenario and all its variants and return the baseline to write.
+    """Play a scenario, all its variants and its sections' arms; return the baseline to write.
+
+    Args:
+        scenario_path: the scenario file.
+        runs: combats of the base and of each variant (default: the scenario's runs).
+        seed: the seed of every arm (default: the scenario's).
+        play: what plays a range of combats (a parallel runner can stand in).
+        section_runs: combats of each sweep point, tournament cell and study arm (default:
+            what its section plays).
 
     Raises:
         ScenarioError: the scenario cannot be used.
@@ -171,21 +260,29 @@ def record_baseline(
     runs = scenario.runs if runs is None else runs
     seed = scenario.seed if seed is None else seed
     chosen = arms(scenario)
-    table = play_arms(chosen, seed, 0, runs, play)
-    variants = {}
+    counts = dict.fromkeys(chosen, runs)
+    sections = {arm.name: arm for arm in section_arms(scenario)}
+    for name, found in sections.items():
+        chosen[name] = found.scenario
+        counts[name] = section_runs or found.runs
+    played = _play_by_runs(chosen, counts, seed, play)
+    variants: dict[str, dict[str, Any]] = {}
     for name, arm in chosen.items():
-        rows = table[table["variant"] == name]
+        rows = played[name]
         summary = summarize(rows, scenario.side_names, scenario.name, seed)
         for key in ("kind", "scenario", "seed", "runs"):
             summary.pop(key)
+        section = sections.get(name)
         variants[name] = {
-            "overrides": variant_overrides(scenario, name),
+            "overrides": variant_overrides(scenario, name) if section is None else arm.applied,
             "options": arm.option_values(),
             "fingerprint": fingerprint(arm),
             "values": flat_values(arm.data),
             "summary": summary,
             "winners": encode_winners(list(rows["winner"]), scenario.side_names),
         }
+        if section is not None:
+            variants[name] |= {"section": section.section, "runs": counts[name]}
     return {
         "format": FORMAT,
         "scenario": scenario.name,
@@ -259,6 +356,10 @@ def read_baseline(path: str | Path) -> dict[str, Any]:
     for name, arm in variants.items():
         if not isinstance(arm, dict) or not isinstance(arm.get("winners"), str):
             problems.append(f"variants.{name}.winners")
+            continue
+        own = arm.get("runs", 1)
+        if isinstance(own, bool) or not isinstance(own, int) or not 1 <= own <= MAX_RUNS:
+            problems.append(f"variants.{name}.runs (found {own!r}, expected 1 to {MAX_RUNS:,})")
     if problems:
         raise BaselineError(f"{path}: missing or malformed {', '.join(problems)}; {redo}")
     return data
@@ -280,6 +381,9 @@ class CheckRow:
     file: str
     diff: WinDifference
     moved: bool = False
+    #: :data:`VARIANTS` (the base and the variants) or :data:`SECTIONS` (a sweep's points, a
+    #: tournament's cells, a study's arms): each family is Holm-corrected on its own.
+    family: str = VARIANTS
 
     @property
     def variant(self) -> str:
@@ -311,7 +415,13 @@ class CheckRow:
         d["current_only"] = d.pop("variant_only")
         d.pop("base_wins")
         d.pop("variant_wins")
-        return {"scenario": self.scenario, "file": self.file, **d, "moved": self.moved}
+        return {
+            "scenario": self.scenario,
+            "file": self.file,
+            **d,
+            "family": self.family,
+            "moved": self.moved,
+        }
 
 
 @dataclass
@@ -326,6 +436,7 @@ class ScenarioCheck:
         seed: the seed.
         rows: one per arm and side.
         changed: per arm, combats whose outcome differs from the baseline's.
+        arm_runs: per arm, the combats it replayed (a section's arms may play fewer).
         notes: what else differs (options, the scenario, the version, variants added or gone).
     """
 
@@ -337,6 +448,16 @@ class ScenarioCheck:
     rows: list[CheckRow]
     changed: dict[str, int]
     notes: list[str] = field(default_factory=list)
+    arm_runs: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def combats(self) -> str:
+        """The combats replayed, in words: ``1000 × 5`` or ``1000 × 1 + 200 × 9``."""
+        by_runs: dict[int, int] = {}
+        for name in self.changed:
+            count = self.arm_runs.get(name, self.runs)
+            by_runs[count] = by_runs.get(count, 0) + 1
+        return " + ".join(f"{count} × {arms}" for count, arms in by_runs.items())
 
 
 @dataclass
@@ -357,6 +478,10 @@ class CheckReport:
         """The rows whose win rate moved."""
         return [row for row in self.rows if row.moved]
 
+    def tests(self, family: str) -> int:
+        """How many tests of a family (:data:`VARIANTS` or :data:`SECTIONS`) the check ran."""
+        return sum(row.family == family for row in self.rows)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form."""
         return {
@@ -368,7 +493,9 @@ class CheckReport:
                 "difference": "current - baseline, combat by combat",
                 "interval": INTERVAL_METHOD,
                 "test": TEST_METHOD,
-                "correction": f"{CORRECTION_METHOD} over all {len(self.rows)} tests of the check",
+                "correction": f"{CORRECTION_METHOD} over the {self.tests(VARIANTS)} tests of the "
+            f"base and the variants, and apart over the {self.tests(SECTIONS)} tests of the "
+            "sections' arms (sweep points, tournament cells, study arms)",
             },
             "scenarios": [
                 {
@@ -496,7 +623,8 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
             f"{scenario_file}`"
         )
     recorded = baseline["variants"]
-    current = ["base", *variant_names(scenario)]
+    sections = {arm.name: arm for arm in section_arms(scenario)}
+    current = ["base", *variant_names(scenario), *sections]
     notes = []
     gone = [name for name in recorded if name not in current]
     new = [name for name in current if name not in recorded]
@@ -506,31 +634,35 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
         notes.append(
             f"no baseline yet, not checked: {', '.join(new)} (run `combatsim baseline` to add)"
         )
-    chosen = arms(scenario, [name for name in current if name in recorded])
+    kept = [name for name in current if name in recorded]
+    chosen = arms(scenario, [name for name in kept if name not in sections])
+    chosen |= {name: sections[name].scenario for name in kept if name in sections}
     runs, seed = int(baseline["runs"]), int(baseline["seed"])
+    counts = {name: int(recorded[name].get("runs", runs)) for name in chosen}
     # The recorded winners are read before anything is played: a damaged baseline (runs that do
     # not match its winners) is refused at once instead of playing its runs.
     recorded_winners = {}
     for name in chosen:
         try:
-            then = decode_winners(recorded[name]["winners"], sides, runs)
+            then = decode_winners(recorded[name]["winners"], sides, counts[name])
         except (ValueError, zlib.error) as exc:
             raise BaselineError(f"{path}: the winners of {name} cannot be read ({exc})") from None
-        if then.size != runs:
-            raise BaselineError(f"{path}: {then.size} winners of {name} for {runs} runs")
+        if then.size != counts[name]:
+            raise BaselineError(f"{path}: {then.size} winners of {name} for {counts[name]} runs")
         recorded_winners[name] = then
-    table = play_arms(chosen, seed, 0, runs, play)
+    tables = _play_by_runs(chosen, counts, seed, play)
     rows: list[CheckRow] = []
     changed: dict[str, int] = {}
     option_notes: dict[str, list[str]] = {}
     edited: dict[str, list[str]] = {}
     for name, arm in chosen.items():
         then = recorded_winners[name]
-        now = table.loc[table["variant"] == name, "winner"].to_numpy()
+        now = tables[name]["winner"].to_numpy()
         changed[name] = int(np.count_nonzero(then != now))
+        family = SECTIONS if name in sections else VARIANTS
         for side in sides:
             diff = paired_win_difference(then == side, now == side, name, side)
-            rows.append(CheckRow(scenario.name, str(scenario_file), diff))
+            rows.append(CheckRow(scenario.name, str(scenario_file), diff, family=family))
         options = _option_changes(recorded[name].get("options"), arm)
         if options:
             option_notes.setdefault(options, []).append(name)
@@ -558,6 +690,7 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
         rows=rows,
         changed=changed,
         notes=notes,
+        arm_runs=counts,
     )
 
 
@@ -582,11 +715,15 @@ def check(
         )
     checks = [check_baseline(file, play) for file in files]
     rows = [row for c in checks for row in c.rows]
-    adjusted = iter(holm([row.diff.p_value for row in rows]))
+    adjusted: dict[int, float] = {}
+    for family in (VARIANTS, SECTIONS):
+        members = [i for i, row in enumerate(rows) if row.family == family]
+        adjusted |= zip(members, holm([rows[i].diff.p_value for i in members]), strict=True)
+    numbered = iter(range(len(rows)))
     for c in checks:
         corrected = []
         for row in c.rows:
-            p = next(adjusted)
+            p = adjusted[next(numbered)]
             diff = replace(row.diff, p_holm=p, significant=bool(p < alpha))
             moved = diff.significant and abs(diff.difference) >= min_change
             corrected.append(replace(row, diff=diff, moved=moved))
@@ -659,7 +796,7 @@ def render_check(report: CheckReport, console: Console | None = None) -> None:
         moved = [r for r in c.rows if r.moved]
         table.add_row(
             escape(Path(c.file).name),
-            f"{c.runs} × {len(c.changed)}",
+            c.combats,
             str(len(c.rows)),
             str(sum(c.changed.values())),
             points(largest.diff.difference) if largest else "–",
@@ -670,11 +807,16 @@ def render_check(report: CheckReport, console: Console | None = None) -> None:
     for c in report.checks:
         for note in c.notes:
             console.print(f"note: {Path(c.file).name}: {note}", highlight=False, markup=False)
-    tests = len(report.rows)
+    tests, sections = report.tests(VARIANTS), report.tests(SECTIONS)
+    apart = (
+        f" (and apart over the {sections} tests of sweep points, tournament cells and study arms)"
+        if sections
+        else ""
+    )
     method = (
         f"Each arm replayed the baseline's combats (same seed, same combat indices) and was "
         f"compared with it combat by combat: McNemar's exact test on the combats a side won in "
-        f"one run only, Holm correction over all {tests} tests, α = {report.alpha:g}"
+        f"one run only, Holm correction over all {tests} tests{apart}, α = {report.alpha:g}"
         + (f", moves under {report.min_change * 100:g} points ignored" if report.min_change else "")
         + "."
     )

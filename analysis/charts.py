@@ -2,8 +2,11 @@
 
 A run gets its win rates, fight lengths, survival curve and hit points left; a sweep its curves
 or heat maps; a comparison its arms side by side and the paired differences
-(:mod:`analysis.comparison_view`), never its arms pooled into one run. ``combatsim plot`` draws
-them into files; ``combatsim report`` puts them in the HTML report with the same captions.
+(:mod:`analysis.comparison_view`), never its arms pooled into one run; a balance search its
+fitted curve and answer; a tournament its payoff matrix; a sensitivity study the charts of the
+scenario's own run, its tornado and its Sobol indices. Each is drawn by the one function the
+command that made the results draws it with. ``combatsim plot`` draws them into files;
+``combatsim report`` puts them in the HTML report with the same captions.
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from analysis.balance import BalanceResult
 from analysis.comparison_view import comparison_of, plot_arm_win_rates, plot_paired_differences
 from analysis.plots import (
     FORMATS,
     Plot,
     TimeUnit,
+    plot_balance,
     plot_duration_curve,
     plot_fight_length,
     plot_hp_left,
@@ -26,17 +31,33 @@ from analysis.plots import (
     plot_win_rates,
     save_figure,
 )
-from analysis.results import Results
+from analysis.results import Results, ResultsError
+from analysis.sensitivity_plots import study_plots
 from analysis.sweep import win_rates
+from analysis.tournament_plot import plot_tournament
 from sim.run.summary import DEFINITIONS
 
 
 def standard_plots(results: Results) -> list[Plot]:
-    """Every chart that fits a results directory (a run, a sweep, a comparison)."""
+    """Every chart that fits a results directory (of any kind: :data:`analysis.results.KINDS`)."""
     if results.kind == "comparison":
         return _comparison_plots(results)
     if results.kind == "run":
         return _run_plots(results)
+    if results.kind == "sensitivity":
+        return [*_run_plots(results), *study_plots(results.directory, results.summary)]
+    if results.kind == "balance":
+        return _balance_plots(results)
+    if results.kind == "tournament":
+        return [
+            Plot(
+                "payoff",
+                "The payoff matrix: the row side's payoff in each pairing and the ± of its 95% "
+                "interval (Wilson); hatched: dominated; each label with its weight in the "
+                "optimal mix.",
+                plot_tournament(results.summary),
+            )
+        ]
     return _sweep_plots(results)
 
 
@@ -53,6 +74,25 @@ def time_unit(results: Results) -> TimeUnit:
         found.add((point.get("summary") or {}).get("round_s"))
     lengths = {r for r in found if r is not None}
     return TimeUnit(float(lengths.pop())) if len(lengths) == 1 and None not in found else TimeUnit()
+
+
+def _balance_plots(results: Results) -> list[Plot]:
+    try:
+        found = BalanceResult.from_dict(results.balance)
+    except (KeyError, TypeError, ValueError, IndexError):
+        raise ResultsError(
+            f"{results.directory / 'balance.json'} is not a whole balance result (written by an "
+            "older combatsim, or damaged): run `combatsim balance ... --out` again to draw it"
+        ) from None
+    return [
+        Plot(
+            "balance",
+            f"The balance search: {found.side}'s observed win rate at each value of the "
+            "measuring grid (95% Wilson intervals), the fitted logistic curve with its 95% "
+            "band, the target and the balance point with its 95% interval.",
+            plot_balance(found),
+        )
+    ]
 
 
 def _run_plots(results: Results) -> list[Plot]:

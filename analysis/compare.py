@@ -34,7 +34,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -45,19 +45,20 @@ from scipy.optimize import brentq
 from scipy.stats import binomtest, norm
 from scipy.stats import t as student_t
 
+from analysis.job import Streaming, digest, finish_job, open_job, slug
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, PreciseRun, run_until_precise
 from analysis.results import made_with, write_results
 from sim.rules.wording import counted
+from sim.run.choices import Execution
 from sim.run.records import DRAW
 from sim.run.runner import range_records
+from sim.run.store import json_ready, scenario_record
 from sim.run.summary import CONFIDENCE, summarize, wilson_interval
 from sim.run.tables import outcomes_frame
 from sim.scenario.loader import load_scenario
 from sim.scenario.problems import Problem, ScenarioError
+from sim.scenario.schema import Scenario
 from sim.scenario.variants import arms as variant_arms
-
-if TYPE_CHECKING:
-    from sim.scenario.schema import Scenario
 
 #: Family-wise error rate of the significance verdicts.
 ALPHA = 0.05
@@ -345,6 +346,8 @@ class Comparison:
     precision: PreciseRun | None = field(default=None, repr=False)
     #: The base's rules, file and time limit, recorded with the saved results.
     made: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: Each arm's scenario, by name (the files they came from are saved with the results).
+    scenarios: dict[str, Scenario] = field(default_factory=dict, repr=False)
 
     def intervals(self) -> list[tuple[float, float]]:
         """Every interval the comparison reports (the paired win-rate differences)."""
@@ -381,28 +384,41 @@ class Comparison:
         }
 
     def save(self, directory: str | Path, csv: bool = True) -> list[Path]:
-        """Write ``outcomes.*`` (every arm), ``comparison.json`` and ``meta.json``.
+        """Write ``outcomes.*`` (every arm), ``comparison.json``, ``meta.json`` and the scenario.
 
         ``meta.json`` says the kind, ``comparison``: ``combatsim report`` and ``plot`` then show
-        the results arm by arm.
+        the results arm by arm. The base's file is kept as ``scenario.yaml``, as written; a
+        comparison of other files keeps each as ``scenario-ARM.yaml``; ``meta.json`` says, per
+        arm, which file and what was set on top of it (a variant's values).
         """
         if self.outcomes is None:
             raise ValueError("a comparison without its outcome table cannot be saved")
+        base = self.scenarios.get(BASE)
+        files: dict[str, Scenario] = {}
+        arms: dict[str, Any] = {}
+        for name, arm in self.scenarios.items():
+            file = "scenario.yaml"
+            if base is not None and name != BASE and arm.text != base.text:
+                file = f"scenario-{slug(name)}.yaml"
+                files[file] = arm
+            arms[name] = {"file": arm.file, "scenario_file": file, **scenario_record(arm)}
         meta = {
             "kind": "comparison",
             "scenario": self.scenario,
             "seed": self.seed,
             "runs": self.runs,
             "side_names": list(self.side_names),
-            "arms": list(self.arms),
+            "arms": arms or list(self.arms),
             "alpha": self.alpha,
             **self.made,
             **made_with(),
         }
-        return write_results(
-            directory, self.outcomes, self.to_dict(), meta=meta, csv=csv,
-            summary_name="comparison.json",
+        written = write_results(
+            directory, self.outcomes, self.to_dict(), meta=json_ready(meta), csv=csv,
+            summary_name="comparison.json", scenario=base, scenario_files=files,
         )  # fmt: skip
+        finish_job(directory)  # the arms streamed there are now whole
+        return written
 
 
 def compare_outcomes(
@@ -511,19 +527,48 @@ RangePlayer = Callable[["Scenario", int, int, int], list[tuple]]
 play_range: RangePlayer = range_records
 
 
+def arm_folder(index: int, name: str) -> str:
+    """Where an arm's combats are streamed in a comparison's folder (``arms/01-red-plus3``)."""
+    return f"arms/{index:02d}-{slug(name)}"
+
+
 def play_arms(
     arms: Mapping[str, Scenario],
     seed: int,
     start: int,
     stop: int,
     play: RangePlayer = play_range,
+    stream: Streaming | None = None,
 ) -> pd.DataFrame:
-    """Every arm's outcome table for combats ``start .. stop - 1``, one after the other."""
-    frames = [
-        outcomes_frame(play(arm, seed, start, stop), arm.side_names, arm.name, name)
-        for name, arm in arms.items()
-    ]
+    """Every arm's outcome table for combats ``start .. stop - 1``, one after the other.
+
+    With ``stream``, each arm is a run streamed into its folder (:func:`arm_folder`) and read
+    back from there: a comparison killed outright keeps every finished chunk.
+    """
+    if stream is not None:
+        frames = [
+            stream.play(arm, seed, start, stop, arm_folder(i, name), variant=name).outcomes
+            for i, (name, arm) in enumerate(arms.items())
+        ]
+    else:
+        frames = [
+            outcomes_frame(play(arm, seed, start, stop), arm.side_names, arm.name, name)
+            for name, arm in arms.items()
+        ]
     return pd.concat(frames, ignore_index=True)
+
+
+def comparison_job(
+    arms: Mapping[str, Scenario], seed: int, runs: int | None, precision: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What a comparison's folder holds (:func:`analysis.job.open_job` checks it on resume)."""
+    return {
+        "kind": "comparison",
+        "arms": {name: digest(arm) for name, arm in arms.items()},
+        "seed": seed,
+        "runs": runs,
+        "precision": precision,
+    }
 
 
 def compare_arms(
@@ -538,6 +583,10 @@ def compare_arms(
     title: str | None = None,
     play: RangePlayer = play_range,
     on_batch: Callable[[int, float], None] | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    force: bool = False,
+    execution: Execution | None = None,
 ) -> Comparison:
     """Play every arm on the same seeds and compare each with the first (the base).
 
@@ -552,6 +601,17 @@ def compare_arms(
         title: the name shown (default: the base scenario's name).
         play: what plays a range of combats (a parallel runner can stand in).
         on_batch: progress of a ``precision`` run (combats so far, widest half-width).
+        out: a results folder to stream every arm into, as ``run --out`` streams a run
+            (``arms/01-red-plus3/combats-0-2000``); :meth:`Comparison.save` then writes the
+            comparison's own files there. ``play`` is not used then: ``execution`` says how.
+        resume: with ``out``, continue the comparison there: play only the chunks that are
+            missing (the folder must hold this comparison: :func:`analysis.job.open_job`).
+        force: with ``out``, start over a comparison there that kept more combats.
+        execution: with ``out``, how each arm's run is played (workers, scheduler, chunk size).
+
+    Raises:
+        sim.run.store.StoreMismatch: ``resume`` of another comparison, or a fresh start over
+            a larger one without ``force``.
     """
     names = list(arms)
     if len(names) < 2:
@@ -560,9 +620,20 @@ def compare_arms(
     seed = base.seed if seed is None else seed
     title = base.name if title is None else title
     side_names = base.side_names
+    stream = None
+    if out is not None:
+        stream = Streaming(Path(out), resume, force, execution)
+        target = None
+        if precision is not None:
+            target = {"precision": precision, "max_runs": max_runs, "batch": batch}
+        fixed = None if precision is not None else (base.runs if runs is None else runs)
+        planned = (max_runs if precision is not None else fixed or 0) * len(names)
+        open_job(stream.folder, comparison_job(arms, seed, fixed, target), planned, resume, force)
+    elif resume:
+        raise ValueError("resume needs out: the folder of the comparison to finish")
 
     def run_range(start: int, stop: int) -> pd.DataFrame:
-        return play_arms(arms, seed, start, stop, play)
+        return play_arms(arms, seed, start, stop, play, stream)
 
     def result(table: pd.DataFrame) -> Comparison:
         return compare_outcomes(
@@ -588,6 +659,7 @@ def compare_arms(
     comparison.precision = precise
     comparison.options = {name: arm.option_values() for name, arm in arms.items()}
     comparison.made = {"rules": base.rules, "file": base.file, "time_limit_s": base.time_limit_s}
+    comparison.scenarios = dict(arms)
     return comparison
 
 

@@ -1,13 +1,17 @@
 """One self-contained HTML file of a results directory, to mail to a colleague.
 
-It opens with a one-line verdict, says how the results were made (rules, time limit, seed,
-runs), defines every column it shows, and shows a comparison arm by arm with its paired
-differences (never its arms pooled into one run). Everything is inside the file: the charts as
-SVG images in ``data:`` URIs (sharp at any zoom, and isolated from each other), the summary
-tables, how the results were made (scenario, rule options, seed, runs, combatsim version) and
-the scenario itself. No script or style is fetched from
-anywhere; a small inline script only counts the charts that rendered, for the test that opens the
-report in headless Chromium.
+Every kind of results gets one (a run, a comparison, a sweep, a balance search, a tournament, a
+sensitivity study). It opens with a one-line verdict, says how the results were made (rules,
+time limit, seed, runs), defines every column it shows, and shows a comparison arm by arm with
+its paired differences (never its arms pooled into one run). Everything is inside the file: the
+charts as SVG images in ``data:`` URIs (sharp at any zoom, and isolated from each other), drawn
+by the functions the commands draw them with (:func:`analysis.charts.standard_plots`), the
+summary tables, how the results were made, and the scenario file byte for byte as its author
+wrote it, comments kept. A ``<script type="application/json" id="combatsim-run">`` block holds
+what it takes to play the same combats again (:mod:`analysis.rerun`): ``combatsim run
+REPORT.html`` does, and says whether the outcome table matches. No script or style is fetched
+from anywhere; a small inline script only counts the charts that rendered, for the test that
+opens the report in headless Chromium.
 """
 
 from __future__ import annotations
@@ -33,12 +37,16 @@ from analysis.comparison_view import (
     difference_rows,
     effect_rows,
 )
+from analysis.odds_text import odds_html
 from analysis.plots import Plot, figure_bytes
+from analysis.rerun import report_block
 from analysis.results import Results, read_results
 from analysis.sensitivity_plots import report_section as sensitivity_section
 from analysis.sweep import win_rates
-from analysis.tournament_report import is_tournament, write_tournament_report
+from analysis.tournament_report import STYLE as TOURNAMENT_STYLE
+from analysis.tournament_report import tournament_section
 from analysis.verdict import run_verdict, sweep_verdict
+from sim.exact.odds import NoExactOdds, scenario_odds
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
 from sim.run.records import DRAW
@@ -64,7 +72,8 @@ pre { background: #f7f7f7; padding: .8rem; overflow-x: auto; font-size: .85rem; 
 p.verdict { font-size: 1.25rem; font-weight: 600; margin: .6rem 0 1rem; }
 dl.terms { font-size: .9rem; } dl.terms dt { font-weight: 600; }
 dl.terms dd { margin: 0 0 .4rem 1.2rem; }
-"""
+section.scenario-file h3 { font-size: 1rem; margin-bottom: .2rem; }
+""" + TOURNAMENT_STYLE + "\n"
 
 SCRIPT = """
 window.addEventListener("load", function () {
@@ -89,8 +98,6 @@ def write_report(
     Raises:
         WriteError: the report cannot be written (the message names it and the cause).
     """
-    if not isinstance(results, Results) and is_tournament(results):  # its own report
-        return write_tournament_report(results, out)
     results = results if isinstance(results, Results) else read_results(results)
     out = Path(out) if out is not None else results.directory / "report.html"
     text = build_report(results, scenario)
@@ -126,8 +133,13 @@ def build_report(results: Results, scenario: str | Path | None = None) -> str:
     parts += _section("run", "How these results were made", made)
     if results.kind == "comparison":
         parts += _comparison_sections(results)
+    elif results.kind == "tournament":
+        parts += _section("tournament", "Tournament", tournament_section(results.summary))
+    elif results.kind == "balance":
+        parts += _section("balance", "Balance point", _balance_section(results))
     else:
         parts += _section("summary", "Results", _summary_tables(results))
+    parts += _odds_section(scenario_text, scenario)
     combatants = _combatant_table(results)
     if combatants:
         parts += _section("combatants", "Per combatant (means per combat, ± 95% CI)", combatants)
@@ -154,7 +166,8 @@ def build_report(results: Results, scenario: str | Path | None = None) -> str:
             f"{_e(hint)}.</p>",
         )
     if scenario_text:
-        parts += _section("scenario", "Scenario", f"<pre>{_e(scenario_text)}</pre>")
+        parts += _section("scenario", "Scenario", _scenario_section(results, scenario_text))
+    parts.append(report_block(results))
     parts.append(
         '<footer><p class="note">Made with combatsim '
         f"{_e(_version())} on {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}. combatsim "
@@ -214,7 +227,13 @@ def _figure(plot: Plot) -> str:
 def _verdict(results: Results) -> str:
     if results.kind == "comparison":
         return comparison_verdict(comparison_of(results))
+    if results.kind == "tournament":
+        return str(results.summary.get("verdict", ""))
+    if results.kind == "balance":
+        return str(results.balance.get("verdict", ""))
     sides = results.side_names
+    if results.kind == "sensitivity":
+        return str((results.summary.get("verdict") or {}).get("sentence", ""))
     if results.kind == "run":
         return run_verdict(results.outcomes, sides)
     labels = sweep_labels(results)
@@ -225,8 +244,8 @@ def _verdict(results: Results) -> str:
 def _made(results: Results, facts: dict[str, Any]) -> list[list[Any]]:
     meta = results.meta
     rows: list[list[Any]] = [["scenario", results.scenario_name]]
-    what = {"run": "one run", "sweep": "a sweep", "comparison": "a paired comparison"}
-    rows.append(["these results are", what[results.kind]])
+    rows.append(["these results are", WHAT[results.kind]])
+    rows.append(["made by", f"combatsim {COMMAND[results.kind]}"])
     if meta.get("file"):
         rows.append(["file", meta["file"]])
     rules = meta.get("rules") or facts.get("rules")
@@ -247,6 +266,26 @@ def _made(results: Results, facts: dict[str, Any]) -> list[list[Any]]:
         rows.append(
             ["common random numbers", "combat k of every arm uses the dice stream of (seed, k)"]
         )
+    elif results.kind == "tournament":
+        summary = results.summary
+        rows.append(["combats per pairing", summary.get("runs")])
+        rows.append(["pairings", len(summary.get("rows", [])) * len(summary.get("columns", []))])
+        rows.append(
+            ["common random numbers", "combat k of every pairing uses the dice stream (seed, k)"]
+        )
+    elif results.kind == "balance":
+        found = results.balance
+        rows.append(["parameter", f"{found.get('label')} ({found.get('parameter')})"])
+        rows.append(["target", f"{found.get('side')} wins {found.get('target', 0):.0%}"])
+        rows.append(["combats per value (measuring grid)", found.get("runs_per_point")])
+        rows.append(
+            ["common random numbers", "combat k has the same seed at every value searched"]
+        )
+    elif results.kind == "sensitivity":
+        summary = results.summary
+        rows.append(["combats at the scenario's values", len(results.outcomes)])
+        rows.append(["points played for the study", summary.get("points_played")])
+        rows.append(["combats in the study", summary.get("combats")])
     else:
         rows.append(["combats", len(results.outcomes)])
     limit = meta.get("time_limit_s") or facts.get("time_limit_s")
@@ -255,7 +294,11 @@ def _made(results: Results, facts: dict[str, Any]) -> list[list[Any]]:
     if limit and round_s:
         shown = f"{limit / round_s:g} rounds of {round_s:g} s: {shown}"
     rows.append(["time limit", shown])
-    rows.append(["combats in the table", len(results.outcomes)])
+    if results.kind not in ("balance", "tournament"):
+        rows.append(["combats in the table", len(results.outcomes)])
+    if meta.get("applied"):
+        shown = "; ".join(f"{k} = {_value(v)}" for k, v in meta["applied"].items())
+        rows.append(["set on top of the scenario file", shown])
     rows.append(["results made with", f"combatsim {meta.get('combatsim_version', 'unknown')}"])
     if meta.get("created"):
         rows.append(["results made on", meta["created"]])
@@ -268,7 +311,7 @@ def _summary_tables(results: Results) -> str:
     sides = results.side_names
     outcomes = results.outcomes
     round_s = time_unit(results).round_s
-    if results.kind == "run":
+    if results.kind in ("run", "sensitivity"):
         summary = summarize(
             outcomes, sides, results.scenario_name, results.seed or 0, round_s=round_s
         )
@@ -316,6 +359,25 @@ def _summary_tables(results: Results) -> str:
     return _table("summary", rows, header)
 
 
+#: What each kind of results is, in words.
+WHAT = {
+    "run": "one run",
+    "sweep": "a sweep",
+    "comparison": "a paired comparison",
+    "balance": "a balance search",
+    "tournament": "a tournament of strategies",
+    "sensitivity": "a sensitivity study",
+}
+#: The command that makes each kind.
+COMMAND = {
+    "run": "run",
+    "sweep": "sweep",
+    "comparison": "compare",
+    "balance": "balance",
+    "tournament": "tournament",
+    "sensitivity": "sensitivity",
+}
+
 #: The columns of a run's summary table (defined in :data:`sim.run.summary.DEFINITIONS`).
 RUN_HEADER = ["side", "wins", "win rate", "95% CI (Wilson)", "survivors", "hp left"]
 
@@ -329,6 +391,24 @@ SWEEP_DEFINITIONS = {
 }
 
 
+#: The columns of a balance search's grid, defined for the report.
+BALANCE_DEFINITIONS = {
+    "value": "a value of the parameter on the measuring grid",
+    "wins": "the side's wins in the combats played at that value",
+    "win rate (95% CI)": "wins / combats, with the 95% Wilson interval",
+    "logistic fit": "the fitted curve's win rate at that value",
+}
+#: The terms of a tournament's section.
+TOURNAMENT_DEFINITIONS = {
+    "payoff": "the row side's mean payoff in the pairing (win 1, draw 1/2 or 0, loss 0), "
+    "with its 95% Wilson interval",
+    "mix": "the strategy's weight in its side's optimal mix (the zero-sum game's solution)",
+    "dominated": "no better against any remaining opponent strategy and significantly worse "
+    "against one (paired tests, Holm-corrected)",
+    "value": "the row side's payoff when both sides play their optimal mix",
+}
+
+
 def _terms(results: Results) -> str:
     if results.kind == "comparison":
         terms = dict(COMPARISON_DEFINITIONS)
@@ -336,6 +416,10 @@ def _terms(results: Results) -> str:
         terms = dict(SWEEP_DEFINITIONS)
         if time_unit(results).round_s is None:
             del terms["mean length (rounds)"]
+    elif results.kind == "balance":
+        terms = dict(BALANCE_DEFINITIONS)
+    elif results.kind == "tournament":
+        terms = dict(TOURNAMENT_DEFINITIONS)
     else:
         terms = {k: DEFINITIONS[k] for k in RUN_HEADER[1:]}
         terms["mean fight length"] = DEFINITIONS["mean duration"]
@@ -361,6 +445,61 @@ def _comparison_sections(results: Results) -> list[str]:
         "effects", "Whole combats: outcomes and length", _table("effects", rows, header)
     )
     return parts
+
+
+def _balance_section(results: Results) -> str:
+    """The answer of a balance search and its measuring grid."""
+    found = results.balance
+    low, high = found.get("ci95") or [None, None]
+    value = found.get("value")
+    answer = "no crossing: the fitted curve is flat" if value is None else f"{value:.4g}"
+    shown = "unbounded" if low is None or high is None else f"{low:.4g} – {high:.4g}"
+    rows = [
+        ["balance point", answer],
+        ["95% interval (Fieller)", shown],
+        ["sure?", found.get("verdict", "")],
+    ]
+    if found.get("whole_numbers"):
+        rows.append(["whole numbers in the interval", ", ".join(map(str, found["whole_numbers"]))])
+    grid = []
+    for row in found.get("grid", []):
+        fitted = row.get("fitted")
+        grid.append(
+            [
+                _value(row["value"]),
+                row["wins"],
+                f"{row['win_rate']:.1%} ({row['ci_low']:.1%} – {row['ci_high']:.1%})",
+                f"{fitted:.1%}" if isinstance(fitted, float) and math.isfinite(fitted) else "",
+            ]
+        )
+    header = [str(found.get("label")), "wins", "win rate (95% CI)", "logistic fit"]
+    notes = "".join(f'<p class="note">{_e(n)}</p>' for n in found.get("notes", []))
+    return (
+        _table("balance", rows, meta=True)
+        + _table("summary", grid, header)
+        + f'<p class="note">{_e(found.get("method", ""))}</p>'
+        + notes
+    )
+
+
+def _scenario_section(results: Results, text: str) -> str:
+    """The scenario file byte for byte (and, for a comparison of files, each other file)."""
+    name = Path(str(results.scenario_file or "scenario.yaml")).name
+    parts = [
+        f'<section class="scenario-file"><h3>{_e(name)}</h3>'
+        f'<pre id="scenario-text">{_e(text)}</pre></section>'
+    ]
+    for arm, other in results.arm_texts.items():
+        parts.append(
+            f'<section class="scenario-file"><h3>arm {_e(arm)}</h3>'
+            f'<pre id="scenario-text-{_e(arm)}">{_e(other)}</pre></section>'
+        )
+    if results.meta.get("scenario_text") == "rebuilt from its data":
+        parts.append(
+            '<p class="note">These results were made from data, not from a file: the scenario '
+            "is shown as YAML written from it (no comments).</p>"
+        )
+    return "".join(parts)
 
 
 def _combatant_table(results: Results) -> str:
@@ -406,7 +545,7 @@ def _scenario_parts(
     loaded = None
     if scenario is not None:
         loaded = load_scenario(scenario)
-        text = Path(scenario).read_text(encoding="utf-8")
+        text = loaded.text
     elif text:
         try:
             loaded = parse_scenario(text, "scenario.yaml")
@@ -417,7 +556,23 @@ def _scenario_parts(
         facts = {"rules": loaded.rules, "time_limit_s": loaded.time_limit_s}
     if results.kind == "comparison":
         options = {}  # per arm: the options section shows each arm's
+    if scenario is None and text is None and results.kind in ("balance", "tournament"):
+        return None, options, facts
     return text, options, facts
+
+
+def _odds_section(text: str | None, scenario: str | Path | None) -> list[str]:
+    """The exact odds of one exchange per pair (``combatsim odds``), when the scenario has them."""
+    try:
+        loaded = load_scenario(scenario) if scenario is not None else None
+        if loaded is None and text:
+            loaded = parse_scenario(text, "scenario.yaml")
+        if loaded is None:
+            return []
+        result = scenario_odds(loaded)
+    except (ScenarioError, NoExactOdds):
+        return []  # no scenario to read, or a rule system without exchange laws
+    return _section("odds", "Exact odds of one exchange", odds_html(result))
 
 
 def _description(text: str | None) -> str:

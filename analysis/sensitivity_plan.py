@@ -17,12 +17,12 @@ import numpy as np
 
 from analysis.sensitivity import Factor, sobol_design
 from sim.run.store import scenario_digest
-from sim.scenario.loader import load_scenario, scenario_from_dict
+from sim.scenario.loader import load_scenario, made_from, scenario_from_dict
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
 from sim.scenario.sensitivity_section import SensitivityModel, current_value, study_base
 
-#: The format of a study's manifest (``study.json``).
+#: The format of a study's manifest (in ``job.json``: :mod:`analysis.job`).
 FORMAT = "combatsim-sensitivity/1"
 
 
@@ -87,6 +87,7 @@ class StudyPlan:
         """What a folder's study must match to be continued."""
         return {
             "format": FORMAT,
+            "kind": "sensitivity",
             "scenario": self.scenario.name,
             "fingerprint": scenario_digest(self.scenario),
             "seed": self.seed,
@@ -211,7 +212,8 @@ class _Points:
         if key not in self.built:
             overrides = {f.path: v for f, v in zip(self.factors, settings, strict=True)}
             try:
-                self.built[key] = scenario_from_dict(self.base, self.scenario.file, overrides)
+                built = scenario_from_dict(self.base, self.scenario.file, overrides)
+                self.built[key] = made_from(built, self.scenario, overrides)
             except ScenarioError as exc:
                 where = ", ".join(
                     f"{f.label}={v!r}" for f, v in zip(self.factors, settings, strict=True)

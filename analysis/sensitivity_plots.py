@@ -11,7 +11,6 @@ without playing anything):
 
 from __future__ import annotations
 
-import base64
 import html
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.chart_style import PercentTicks
-from analysis.plots import Plot, figure_bytes, save_figure
+from analysis.plots import Plot, save_figure
 from analysis.results import Results, read_table
 
 LOW_COLOR = "#4c72b0"
@@ -165,11 +164,13 @@ def draw_study(directory: str | Path, summary: dict[str, Any]) -> list[Path]:
 
 
 def report_section(results: Results) -> list[str]:
-    """The HTML of a study's section in ``combatsim report`` (nothing for other results)."""
+    """The HTML of a study's section in ``combatsim report`` (nothing for other results).
+
+    Its tables and verdict; its two charts are drawn with the others, in the report's charts.
+    """
     summary = results.summary
     if summary.get("kind") != "sensitivity":
         return []
-    plots = study_plots(results.directory, summary)
     effects = read_table(results.directory, "effects")
     indices = read_table(results.directory, "indices")
     e = _escape
@@ -179,8 +180,8 @@ def report_section(results: Results) -> list[str]:
         f'<p class="note">{e(summary.get("side"))}\'s win rate; {summary.get("oat_runs")} combats '
         f"at each end of each one-at-a-time effect, {summary.get('design_points')} Sobol design "
         f"points of {summary.get('runs')} combats ({summary.get('samples')} base samples); the "
-        f"same combat seeds everywhere (seed {summary.get('seed')}). The results and charts "
-        "above are the scenario as written.</p>"
+        f"same combat seeds everywhere (seed {summary.get('seed')}). The results above, and "
+        "the charts before the tornado and Sobol charts, are the scenario as written.</p>"
     )
     if effects is not None:
         rows = [
@@ -205,12 +206,6 @@ def report_section(results: Results) -> list[str]:
             for r in _records(indices)
         ]
         parts.append(_table("sensitivity-indices", ["parameter", "first order", "total"], rows))
-    for plot in plots:
-        data = base64.b64encode(figure_bytes(plot.figure, "svg")).decode("ascii")
-        parts.append(
-            f'<figure id="chart-{e(plot.stem)}"><img src="data:image/svg+xml;base64,{data}" '
-            f'alt="{e(plot.stem)}"><figcaption>{e(plot.caption)}</figcaption></figure>'
-        )
     parts.append("</section>")
     return parts
 

@@ -9,10 +9,11 @@ and the results are the same whatever the workers. Points that set the same valu
 numbers repeat) are played once.
 
 With a folder (``out``), every point streams into ``OUT/points/pNNNNN/`` as a run directory
-(:mod:`sim.run.store`): a study stopped half-way continues where it stopped when started again with
-the same folder, playing only the chunks that are missing. The points are planned in
-:mod:`analysis.sensitivity_plan`, the maths is in :mod:`analysis.sensitivity`, the charts and
-the report section in :mod:`analysis.sensitivity_plots`.
+(:mod:`sim.run.store`): a study stopped half-way, or killed outright, continues where it stopped
+when started again with ``resume`` (``--resume``), playing only the chunks that are missing.
+The points are planned in :mod:`analysis.sensitivity_plan`, the maths is in
+:mod:`analysis.sensitivity`, the charts and the report section in
+:mod:`analysis.sensitivity_plots`.
 
 >>> from analysis.sensitivity_study import plan_study, run_study
 >>> study = run_study(plan_study("scenarios/acs-sensitivity.yaml"), out="out/")
@@ -21,7 +22,6 @@ the report section in :mod:`analysis.sensitivity_plots`.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analysis.job import Streaming, finish_job, open_job
 from analysis.results import run_meta, write_results
 from analysis.sensitivity import (
     Effect,
@@ -41,10 +42,9 @@ from analysis.sensitivity import (
     verdict,
 )
 from analysis.sensitivity_plan import StudyPlan, StudyPoint, plan_study
-from sim.engine.errors import CommandError
-from sim.run.api import Execution, RunResult, Storage, simulate
-from sim.run.files import write_text
+from sim.run.api import Execution, RunResult, simulate
 from sim.run.runner import DEFAULT_CHUNK
+from sim.run.store import StoreMismatch
 from sim.run.summary import wilson_interval
 from sim.run.tables import save_frame
 
@@ -58,17 +58,15 @@ __all__ = [
     "run_study",
 ]
 
-#: The study's own manifest in its folder.
-MANIFEST = "study.json"
-
 #: Where the points' run directories go.
 POINTS = "points"
 #: Most chunks a point is cut into, so that workers share a point (never changes a result).
 CHUNKS_PER_POINT = 2
 
 
-class StudyMismatch(CommandError):
-    """The folder holds a different study than the one asked for."""
+#: A folder that holds a different study than the one asked to resume (what
+#: :func:`analysis.job.open_job` raises for every kind of job).
+StudyMismatch = StoreMismatch
 
 
 @dataclass
@@ -202,12 +200,13 @@ class Study:
             self.base_outcomes,
             self.summary,
             meta=_json_ready(meta),
-            scenario_data=plan.scenario.data,
+            scenario=plan.scenario,
             csv=True,
         )
         written += save_frame(self.design_table(), directory, "design")
         written += save_frame(self.effects_table(), directory, "effects")
         written += save_frame(self.indices_table(), directory, "indices")
+        finish_job(directory)  # the points streamed there are now whole
         return written
 
 
@@ -244,86 +243,69 @@ def run_study(
     plan: StudyPlan,
     out: str | Path | None = None,
     *,
-    fresh: bool = False,
-    on_point: Callable[[StudyPoint], None] | None = None,
-    execution: Execution | None = None,
+    resume: bool = False,
     force: bool = False,
+    on_point: Callable[[StudyPoint], None] | None = None,
+    on_table: Callable[[StudyPoint, pd.DataFrame], None] | None = None,
+    execution: Execution | None = None,
 ) -> Study:
-    """Play every point of a study (only what is missing in ``out``) and analyse it.
+    """Play every point of a study and analyse it.
 
     Args:
         plan: from :func:`plan_study`.
-        out: a folder to stream the points into and continue from (None: in memory).
-        fresh: start over in ``out`` instead of continuing the study found there.
+        out: a folder to stream the points into, each a run folder (``points/p00003``) as
+            ``run --out`` writes one (None: in memory).
+        resume: with ``out``, continue the study there: play only the chunks that are missing
+            (the folder must hold this study: :func:`analysis.job.open_job`).
+        force: with ``out``, start over a study there that kept more combats than this one.
         on_point: called after each point (progress).
+        on_table: called with each point's outcome table (a report's check of a rerun).
         execution: how the points are played (workers, scheduler; its chunk size caps each
             point's, see :func:`chunk_size_for`).
-        force: write into an ``out`` that holds files combatsim did not write.
 
     Raises:
-        StudyMismatch: ``out`` holds a different study and ``fresh`` is not set.
+        sim.run.store.StoreMismatch: ``resume`` of another study, or a fresh start over a
+            larger one without ``force``.
         RunInterrupted: on Ctrl-C (with ``out``, what is finished is kept).
     """
     folder = Path(out) if out is not None else None
+    if folder is None and resume:
+        raise ValueError("resume needs out: the folder of the study to finish")
     if folder is not None:
-        _open(folder, plan, fresh)
+        open_job(folder, plan.manifest(), plan.combats, resume, force)
     execution = execution if execution is not None else Execution()
     chunk_size = execution.chunk_size or DEFAULT_CHUNK
     wins: dict[int, np.ndarray] = {}
     base_outcomes: pd.DataFrame | None = None
     for point in plan.points:
-        result = _play(point, plan, folder, fresh, execution, chunk_size, force)
+        result = _play(point, plan, folder, resume, force, execution, chunk_size)
         outcomes = result.outcomes.sort_values("combat", kind="stable", ignore_index=True)
         wins[point.index] = (outcomes["winner"] == plan.side).to_numpy(dtype=float)
         if point.index == plan.base.index:
             base_outcomes = outcomes
+        if on_table is not None:
+            on_table(point, outcomes)
         if on_point is not None:
             on_point(point)
     assert base_outcomes is not None  # the base is always the first point
     return analyse(plan, wins, base_outcomes)
 
 
-def _open(folder: Path, plan: StudyPlan, fresh: bool) -> None:
-    """Check the folder's study against the plan (or start over), and write the manifest."""
-    path = folder / MANIFEST
-    manifest = _json_ready(plan.manifest())
-    if path.is_file() and not fresh:
-        try:
-            found = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            found = None
-        if found != manifest:
-            differ = [
-                key
-                for key in manifest
-                if not isinstance(found, dict) or found.get(key) != manifest[key]
-            ]
-            raise StudyMismatch(
-                f"{folder} holds a different sensitivity study ({', '.join(differ)} differ); "
-                "continue it with the same scenario and options, add --fresh to start over "
-                "there, or choose another --out"
-            )
-    write_text(path, json.dumps(manifest, indent=2) + "\n")
-
-
 def _play(
     point: StudyPoint,
     plan: StudyPlan,
     folder: Path | None,
-    fresh: bool,
+    resume: bool,
+    force: bool,
     execution: Execution,
     chunk_size: int,
-    force: bool,
 ) -> RunResult:
-    where = folder / POINTS / point.folder if folder is not None else None
-    return simulate(
-        point.scenario,
-        runs=point.runs,
-        seed=plan.seed,
-        execution=replace(execution, chunk_size=chunk_size_for(point.runs, chunk_size)),
-        storage=Storage(where, resume=where is not None and not fresh, force=force),
-        progress=False,
-    )
+    size = replace(execution, chunk_size=chunk_size_for(point.runs, chunk_size))
+    if folder is None:
+        return simulate(point.scenario, runs=point.runs, seed=plan.seed, execution=size)
+    stream = Streaming(folder, resume, force, size)
+    return stream.play(point.scenario, plan.seed, 0, point.runs, Path(POINTS) / point.folder,
+                       ranged=False)  # fmt: skip
 
 
 def analyse(plan: StudyPlan, wins: dict[int, np.ndarray], base_outcomes: pd.DataFrame) -> Study:

@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from analysis.job import Streaming, digest, finish_job, open_job
 from analysis.precision import (
     DEFAULT_BATCH,
     DEFAULT_MAX_RUNS,
@@ -33,7 +34,7 @@ from analysis.results import run_meta, write_results
 from sim.run.api import Execution, RunResult, simulate
 from sim.run.records import DRAW
 from sim.run.summary import round_length_s, summarize, wilson_interval
-from sim.scenario.loader import load_scenario, scenario_from_dict
+from sim.scenario.loader import load_scenario, made_from, scenario_from_dict
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
 from sim.scenario.sweep_section import SweepModel, base_data
@@ -144,7 +145,7 @@ def plan_sweep(
                 for q in exc.problems
             ]
             continue
-        points.append(SweepPoint(index, tuple(settings), point))
+        points.append(SweepPoint(index, tuple(settings), made_from(point, scenario, overrides)))
     if problems:
         raise ScenarioError(problems)
     runs = runs or section_runs or scenario.runs
@@ -217,15 +218,49 @@ class SweepResult:
             first_combat=self.start,
             parameters=[p.to_dict() for p in self.plan.parameters],
         )
-        return write_results(
+        written = write_results(
             directory,
             self.outcomes,
             self.summary,
             combatants=self.combatants,
             meta=meta,
-            scenario_data=self.plan.scenario.data,
+            scenario=self.plan.scenario,
             csv=csv,
         )
+        finish_job(directory)  # the points streamed there are now whole
+        return written
+
+
+def point_folder(point: SweepPoint) -> str:
+    """Where a point's combats are streamed in a sweep's folder (``points/p0003``)."""
+    return f"points/p{point.index:04d}"
+
+
+def sweep_job(
+    plan: SweepPlan, seed: int, runs: int | None, detail: bool, precision: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What a sweep's folder holds (:func:`analysis.job.open_job` checks it on ``--resume``)."""
+    return {
+        "kind": "sweep",
+        "scenario": digest(plan.scenario),
+        "parameters": [p.to_dict() for p in plan.parameters],
+        "points": [digest(p.scenario) for p in plan.points],
+        "seed": seed,
+        "runs": runs,
+        "detail": detail,
+        "precision": precision,
+    }
+
+
+def _streaming(
+    out: str | Path | None, resume: bool, force: bool, execution: Execution | None
+) -> Streaming | None:
+    """How a sweep's points are streamed into ``out`` (None: played in memory)."""
+    if out is None:
+        if resume:
+            raise ValueError("resume needs out: the folder of the sweep to finish")
+        return None
+    return Streaming(Path(out), resume, force, execution)
 
 
 def run_sweep(
@@ -237,6 +272,9 @@ def run_sweep(
     detail: bool = False,
     on_point: Callable[[SweepPoint, RunResult], None] | None = None,
     execution: Execution | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    force: bool = False,
 ) -> SweepResult:
     """Play combats ``start`` .. ``start + runs - 1`` at every point of a sweep.
 
@@ -248,12 +286,43 @@ def run_sweep(
         detail: also build the per-combatant table.
         on_point: called after each point (progress).
         execution: how each point is played (workers, scheduler, chunk size).
+        out: a results folder to stream every point into (``points/p0003/combats-0-300``), as
+            ``run --out`` streams a run: a sweep killed outright keeps every finished chunk.
+            :meth:`SweepResult.save` then writes the sweep's own files there.
+        resume: with ``out``, continue the sweep there: play only the chunks that are missing
+            (the folder must hold this sweep: :func:`analysis.job.open_job`).
+        force: with ``out``, start over a sweep there that kept more combats than this one.
+
+    Raises:
+        sim.run.store.StoreMismatch: ``resume`` of another sweep, or a fresh start over a
+            larger one without ``force``.
     """
     runs = plan.runs if runs is None else runs
     seed = plan.scenario.seed if seed is None else seed
+    stream = _streaming(out, resume, force, execution)
+    if stream is not None:
+        manifest = sweep_job(plan, seed, runs, detail, None) | {"start": start}
+        open_job(stream.folder, manifest, runs * len(plan.points), resume, force)
+    return _play_sweep(plan, runs, seed, start, detail, on_point, stream, execution)
+
+
+def _play_sweep(
+    plan: SweepPlan,
+    runs: int,
+    seed: int,
+    start: int,
+    detail: bool,
+    on_point: Callable[[SweepPoint, RunResult], None] | None,
+    stream: Streaming | None,
+    execution: Execution | None,
+) -> SweepResult:
     frames, details, summaries = [], [], []
     for point in plan.points:
-        result = run_point(point, seed, start, start + runs, detail=detail, execution=execution)
+        if stream is not None:
+            where = point_folder(point)
+            result = stream.play(point.scenario, seed, start, start + runs, where, detail=detail)
+        else:
+            result = run_point(point, seed, start, start + runs, detail=detail, execution=execution)
         frames.append(_tag(result.outcomes, point, plan.parameters))
         if result.combatants is not None:
             details.append(_tag(result.combatants, point, plan.parameters))
@@ -284,6 +353,9 @@ def sweep_to_precision(
     batch: int = DEFAULT_BATCH,
     on_batch: Callable[[int, float], None] | None = None,
     execution: Execution | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    force: bool = False,
 ) -> PreciseSweep:
     """Play every point in batches until each point's win-rate intervals are narrow enough.
 
@@ -298,13 +370,20 @@ def sweep_to_precision(
         batch: combats per point in each batch.
         on_batch: called after each batch with the combats played and the widest half-width.
         execution: how each point is played (workers, scheduler, chunk size).
+        out: stream every batch of every point into this folder (see :func:`run_sweep`).
+        resume: with ``out``, continue the sweep there (the same batches are read back).
+        force: with ``out``, start over a sweep there that kept more combats than this one.
     """
     seed = plan.scenario.seed if seed is None else seed
+    stream = _streaming(out, resume, force, execution)
+    if stream is not None:
+        target = {"precision": precision, "max_runs": max_runs, "batch": batch}
+        manifest = sweep_job(plan, seed, None, False, target)
+        open_job(stream.folder, manifest, max_runs * len(plan.points), resume, force)
 
     def run_range(start: int, stop: int) -> pd.DataFrame:
-        return run_sweep(
-            plan, runs=stop - start, seed=seed, start=start, execution=execution
-        ).outcomes
+        played = _play_sweep(plan, stop - start, seed, start, False, None, stream, execution)
+        return played.outcomes
 
     ran = run_until_precise(
         run_range,

@@ -6,7 +6,8 @@ a column strategy of the second) with the same combat indices and seed, so comba
 cell draws from the stream ``(seed, k)``: common random numbers, as ``compare`` and ``sweep``
 use. Each cell is an ordinary run (:func:`sim.run.api.simulate`): on every core, streamed chunk by
 chunk into ``OUT/cells/ROW.vs.COLUMN/combats-FIRST-STOP/`` when an output folder is given, and
-resumed from there (a cell whose combats are on disk is read back, not played again).
+with ``resume`` continued from there (a cell whose combats are on disk is read back, not played
+again), after the folder's manifest is checked (:mod:`analysis.job`).
 
 :func:`analyse` turns the outcomes into the payoff matrix (the row side's payoff: its win rate,
 draws counted half unless ``payoff="wins"``) with 95% intervals, the dominated strategies
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -36,10 +38,11 @@ from analysis.game import (
     score_interval,
     solve_zero_sum,
 )
+from analysis.job import digest, open_job
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, run_until_precise
 from analysis.tournament_result import COLUMN_WON, DRAWN, PAYOFFS, ROW_WON, Tournament
 from sim.run.api import Execution, Storage, simulate
-from sim.scenario.loader import load_scenario, scenario_from_dict
+from sim.scenario.loader import load_scenario, made_from, scenario_from_dict
 from sim.scenario.schema import Scenario
 from sim.scenario.strategies import Strategy, cell_data, strategies_of
 
@@ -77,16 +80,35 @@ def plan_tournament(scenario: Scenario | str | Path) -> TournamentPlan:
     """
     scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     rows, columns = strategies_of(scenario)
-    cells = tuple(
-        tuple(scenario_from_dict(cell_data(scenario.data, r, c), scenario.file) for c in columns)
-        for r in rows
-    )
+    def cell(row: Strategy, column: Strategy) -> Scenario:
+        built = scenario_from_dict(cell_data(scenario.data, row, column), scenario.file)
+        return made_from(built, scenario, {**row.overrides, **column.overrides})
+
+    cells = tuple(tuple(cell(r, c) for c in columns) for r in rows)
     return TournamentPlan(scenario, tuple(rows), tuple(columns), cells, scenario.runs)
 
 
 def cell_folder(out: Path, row: Strategy, column: Strategy, start: int, stop: int) -> Path:
     """Where one cell's combats ``start .. stop - 1`` are streamed (names never hold a dot)."""
     return out / "cells" / f"{row.name}.vs.{column.name}" / f"combats-{start}-{stop}"
+
+
+def tournament_job(
+    plan: TournamentPlan, seed: int, runs: int | None, precision: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What a tournament's folder holds (:func:`analysis.job.open_job` checks it on resume)."""
+    return {
+        "kind": "tournament",
+        "scenario": digest(plan.scenario),
+        "cells": {
+            f"{r.name}.vs.{c.name}": digest(plan.cells[i][j])
+            for i, r in enumerate(plan.rows)
+            for j, c in enumerate(plan.columns)
+        },
+        "seed": seed,
+        "runs": runs,
+        "precision": precision,
+    }
 
 
 #: Called before each cell is played: (cell number from 1, cells in all, row, column).
@@ -100,6 +122,8 @@ def play_cells(
     stop: int,
     *,
     out: Path | None = None,
+    resume: bool = False,
+    force: bool = False,
     progress: bool = False,
     on_cell: OnCell | None = None,
     execution: Execution | None = None,
@@ -107,7 +131,8 @@ def play_cells(
     """The outcome of combats ``start .. stop - 1`` in every cell, ``[row, column, combat]``.
 
     Each cell is a :func:`sim.run.api.simulate` of its scenario, played as ``execution``
-    says; with ``out``, streamed into its folder and resumed from it.
+    says; with ``out``, streamed into its folder (and with ``resume``, continued from what is
+    there).
 
     Raises:
         sim.run.api.RunInterrupted: Ctrl-C; with ``out``, the chunks finished are on disk.
@@ -126,7 +151,7 @@ def play_cells(
                 first=start,
                 variant=f"{row.name}.vs.{column.name}",
                 execution=execution,
-                storage=Storage(folder, resume=folder is not None),
+                storage=Storage(folder, resume=resume and folder is not None, force=force),
                 progress=progress,
             )
             table = result.outcomes.sort_values("combat")
@@ -210,6 +235,8 @@ def run_tournament(
     alpha: float = ALPHA,
     resamples: int = RESAMPLES,
     out: str | Path | None = None,
+    resume: bool = False,
+    force: bool = False,
     progress: bool = False,
     on_cell: OnCell | None = None,
     on_batch: Callable[[int, float], None] | None = None,
@@ -228,8 +255,11 @@ def run_tournament(
         payoff: ``score`` (draws half) or ``wins``.
         alpha: family-wise error rate of the dominance verdicts.
         resamples: bootstrap resamples of the value's interval.
-        out: a folder to stream every cell into (and resume from); the tournament's own files
-            are written by :meth:`Tournament.save`.
+        out: a folder to stream every cell into, as ``run --out`` streams a run; the
+            tournament's own files are written by :meth:`Tournament.save`.
+        resume: with ``out``, continue the tournament there: play only the chunks that are
+            missing (the folder must hold this tournament: :func:`analysis.job.open_job`).
+        force: with ``out``, start over a tournament there that kept more combats.
         progress: a progress bar per cell on a terminal's stderr.
         on_cell: called before each cell is played.
         on_batch: progress of a ``precision`` run (combats so far, widest half-width).
@@ -237,10 +267,23 @@ def run_tournament(
 
     Raises:
         sim.run.api.RunInterrupted: Ctrl-C; with ``out``, every chunk finished is on disk and the
-            same call continues from there.
+            same call with ``resume`` continues from there.
+        sim.run.store.StoreMismatch: ``resume`` of another tournament, or a fresh start over a
+            larger one without ``force``.
     """
     seed = plan.scenario.seed if seed is None else seed
     folder = Path(out) if out is not None else None
+    if folder is None and resume:
+        raise ValueError("resume needs out: the folder of the tournament to finish")
+    cells = len(plan.rows) * len(plan.columns)
+    if folder is not None:
+        fixed = None if precision is not None else (plan.runs if runs is None else runs)
+        target = None
+        if precision is not None:
+            target = {"precision": precision, "max_runs": max_runs, "batch": batch}
+        manifest = tournament_job(plan, seed, fixed, target)
+        planned = (max_runs if precision is not None else fixed or 0) * cells
+        open_job(folder, manifest, planned, resume, force)
     if precision is None:
         played = play_cells(
             plan,
@@ -248,6 +291,8 @@ def run_tournament(
             0,
             plan.runs if runs is None else runs,
             out=folder,
+            resume=resume,
+            force=force,
             progress=progress,
             on_cell=on_cell,
             execution=execution,
@@ -263,6 +308,8 @@ def run_tournament(
             start,
             stop,
             out=folder,
+            resume=resume,
+            force=force,
             progress=progress,
             on_cell=on_cell,
             execution=execution,

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.game import ALPHA, Bootstrap, DominanceTests, Eliminated, GameSolution
+from analysis.job import finish_job
 from analysis.precision import PreciseRun
 from analysis.results import run_meta
 from analysis.tournament_plot import plot_tournament, save_figure
@@ -268,6 +269,7 @@ class Tournament:
                 written.append(write_text(out / "meta.json", json.dumps(meta, indent=2) + "\n"))
                 written.append(write_scenario(out, scenario))
             written += save_figure(plot_tournament(summary), out / "plots", "payoff")
+            finish_job(out)  # the cells streamed there are now whole
         return written
 
 

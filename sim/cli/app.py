@@ -289,6 +289,26 @@ force_option = click.option(
     "there are replaced).",
 )
 
+def resume_option(help_text: str) -> Callable[[F], F]:
+    """``--resume``: finish what an interrupted command left in its ``--out``."""
+    return click.option("--resume", is_flag=True, help=help_text)
+
+
+@contextlib.contextmanager
+def interrupted(out: Path | None):
+    """Ctrl-C during a command that streams into ``out``: say what was kept, exit 130.
+
+    Every chunk finished is on disk (:mod:`analysis.job`); the same command with ``--resume``
+    plays only the rest.
+    """
+    try:
+        yield
+    except KeyboardInterrupt:
+        kept = f"the combats finished so far are in {out}/; " if out is not None else ""
+        click.echo(f"interrupted: {kept}add --resume to the same command to finish", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
 scenario_argument = click.argument(
     "scenario", type=click.Path(dir_okay=False, path_type=Path), metavar="SCENARIO"
 )
@@ -486,6 +506,9 @@ def batch_echo(as_json: bool):
     return on_batch
 
 
+#: The file names ``run`` takes for a report to play again rather than a scenario.
+REPORT_SUFFIXES = (".html", ".htm")
+
 #: Exit code after Ctrl-C (the shell's 128 + SIGINT).
 EXIT_INTERRUPTED = 130
 
@@ -552,7 +575,22 @@ def run(
     the same whatever the workers. Ctrl-C prints the summary of the combats finished so far;
     with --out, run the same command again with --resume to finish. With --exact the fight is
     solved instead (exact win, draw and length figures, no combat played).
+
+    SCENARIO may also be a report made by `combatsim report` (REPORT.html): its combats are
+    played again from the scenario, seed, runs and options it holds, and the command says
+    whether the outcome table matches the report's (exit 0) or what differs (exit 1).
     """
+    if scenario.suffix.lower() in REPORT_SUFFIXES:
+        if out is not None or resume or precision is not None or runs is not None:
+            raise click.UsageError(
+                "a report is played again with its own runs and options: no --runs, --out, "
+                "--resume or --precision"
+            )
+        # Deferred: playing a report again needs the analysis package (SciPy, pandas), which
+        # `combatsim run SCENARIO` does not load (see sim.cli.commands).
+        module = importlib.import_module("sim.cli.commands.analysis")
+        module.replay_report(scenario, execution, as_json)
+        return
     if exact_flag:
         method = "exact"
     if method != "sample" and _ran_exactly(

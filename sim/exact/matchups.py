@@ -93,7 +93,7 @@ SYSTEM_TITLES: Mapping[str, str] = {
 
 
 class NoExactOdds(Exception):
-    """The scenario's rule system gives no exchange laws (a plug-in, or a test outside combat)."""
+    """The scenario's rule system gives no exchange laws (a plug-in rule system)."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +164,7 @@ class Matchup:
     values: tuple[tuple[str, str], ...] = ()
     unit: str = "hit points"
     _dealt: Callable[[Any], int] = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
+    _input: Callable[[Hashable], Hashable] | None = field(repr=False, compare=False, default=None)
     _law: Callable[[Hashable], Distribution[Any]] = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     _step: Callable[[Hashable], Distribution[Any]] = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
     _start: Callable[[], Distribution[Any]] = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
@@ -177,6 +178,15 @@ class Matchup:
         if stakes is None:
             return self.start().bind(self._law)
         return self._law(stakes)
+
+    def exchange_at(self, stakes: Hashable) -> Hashable:
+        """The rule system's input of the exchange at ``stakes`` (what its sampler is given).
+
+        Proposition Three's pools shrink with the defender's Vigor and its persistent points
+        are spent; Target 10's and ACS's inputs do not change (their stakes are the law's own
+        arguments).
+        """
+        return self.exchange if self._input is None else self._input(stakes)
 
     def dealt(self, outcome: Any) -> int:
         """The damage one outcome of :meth:`law` deals, in :attr:`unit` (0: none).
@@ -209,15 +219,16 @@ def roll_law(expr: DiceExpr) -> Distribution[int]:
 def matchups(scenario: Scenario) -> tuple[Matchup, ...]:
     """Every matchup of ``scenario``: attackers in scenario order, then defenders, then ways.
 
+    None for a Target 10 test outside combat (``kind: test``): it has no attacks.
+
     Raises:
-        NoExactOdds: the rule system has no exchange laws here (plug-ins; tests outside
-            combat).
+        NoExactOdds: the rule system has no exchange laws here (a plug-in).
     """
     rules = scenario.rules
     options = scenario.options
     if rules == "target10":
         if not isinstance(options, CombatOptions):
-            raise NoExactOdds("a Target 10 test outside combat has no exchanges")
+            return ()  # a test outside combat (``kind: test``): nobody attacks anybody
         return _target10(scenario, options)
     if rules == "prop3":
         return _prop3(scenario, Rules(cast(Any, options)), "prop3")
@@ -339,6 +350,7 @@ def _t10_matchup(
         values,
         "hit points",
         _t10_dealt,
+        None,
         law,
         step,
         start,
@@ -624,6 +636,7 @@ def _p3_matchup(
         values,
         "nicks",
         dealt,
+        cast(Callable[[Hashable], Hashable], exchange_at),
         law,
         step,
         start,

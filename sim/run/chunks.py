@@ -199,18 +199,18 @@ def verify(
             with writing(path):
                 path.unlink()  # half-written by a run that was killed
             continue
-        why, entry = _check(path, table, run, bounds, journal)
+        why, entry = check_chunk(path, table, run, bounds, journal)
         if why is None:
             assert entry is not None
             result.starts.add(entry.start)
             if journal.get((table, path.name)) != entry:
                 result.unrecorded.append(entry)
         else:
-            result.set_aside.append(_set_aside(path, why, quarantine / table))
+            result.set_aside.append(set_aside(path, why, quarantine / table))
     return result
 
 
-def _check(
+def check_chunk(
     path: Path,
     table: str,
     run: str,
@@ -249,14 +249,17 @@ def _check(
         return f"labelled {label.table} from combat {label.start}, not this place", None
     if bounds.get(start) != label.stop:
         return f"combats {label.start}..{label.stop - 1} are not a chunk of this run", None
-    if rows != label.stop - label.start:
-        return f"{rows} rows for {label.stop - label.start} combats", None
+    combats = label.stop - label.start
+    # The outcome table has a row per combat; the per-combatant table one per combatant of each.
+    whole = rows == combats if table == "outcomes" else rows > 0 and rows % combats == 0
+    if not whole:
+        return f"{rows} rows for {combats} combats", None
     if recorded is not None and recorded.sha256 != digest:
         return "its checksum differs from the one recorded when it was written", None
     return None, Entry(table, path.name, label.start, label.stop, rows, digest)
 
 
-def _set_aside(path: Path, why: str, folder: Path) -> SetAside:
+def set_aside(path: Path, why: str, folder: Path) -> SetAside:
     """Move a file into the quarantine folder, under a name not yet taken there."""
     with writing(folder):
         folder.mkdir(parents=True, exist_ok=True)

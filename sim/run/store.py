@@ -41,8 +41,10 @@ from sim.run.chunks import (
     QUARANTINE,
     Journal,
     Label,
+    check_chunk,
     part_name,
     part_start,
+    set_aside,
     verify,
     write_chunk,
 )
@@ -72,6 +74,10 @@ OUTCOMES = "outcomes"
 COMBATANTS = "combatants"
 SUMMARY = "summary.json"
 SCENARIO = "scenario.yaml"
+#: What ``scenario.yaml`` is: whose file, its digest, and what was set on top of it.
+SCENARIO_RECORD = "scenario.json"
+#: The manifest of a folder of several runs (a sweep, a comparison, ...: :mod:`analysis.job`).
+JOB = "job.json"
 
 #: Columns holding text, and columns holding real numbers; every other column is an integer.
 TEXT_COLUMNS = frozenset({"scenario", "variant", "winner", "end", "combatant", "side", "out"})
@@ -119,7 +125,7 @@ def _schema(columns: Sequence[str]) -> Any:
 
 
 def _json_text(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2) + "\n"
+    return json.dumps(json_ready(data), indent=2) + "\n"
 
 
 class RunStore:
@@ -142,8 +148,7 @@ class RunStore:
     @property
     def key(self) -> str:
         """The run every chunk's label must name: scenario, seed and variant."""
-        what = [self.manifest[k] for k in ("fingerprint", "seed", "variant")]
-        return hashlib.sha256(json.dumps(what).encode()).hexdigest()[:32]
+        return run_key(self.manifest)
 
     # -- opening -----------------------------------------------------------------------------------
 
@@ -199,11 +204,14 @@ class RunStore:
             "detail": detail,
             "variant": variant,
             "side_names": list(scenario.side_names),
+            **scenario_record(scenario),
         }
         store = cls(directory, manifest)
         claim(directory, force=force)
         store.lock.acquire()
         try:
+            if not resume and not force:
+                store._keep_a_larger_run()
             store._prepare(resume, force)
             with writing(directory, "nothing was played yet"):
                 write_text(directory / MANIFEST, _json_text(manifest))
@@ -238,16 +246,45 @@ class RunStore:
         if resume and (path.exists() or any(self._parts(OUTCOMES))):
             self._check(self._read_manifest(path))
             self._verify()
-        elif resume:
-            self._clear()  # nothing there yet: resuming starts the run
-        else:
+        else:  # a fresh run (or a resume with nothing there yet: resuming starts the run)
             self._clear()
         for table in self._tables():
             make_folder(directory / f"{table}.parquet")
 
     def _own_names(self) -> list[str]:
         tables = [f"{t}.{kind}" for t in (OUTCOMES, COMBATANTS) for kind in ("parquet", "csv")]
-        return [*tables, MANIFEST, SUMMARY, SCENARIO, JOURNAL]
+        return [*tables, MANIFEST, SUMMARY, SCENARIO, SCENARIO_RECORD, JOURNAL, QUARANTINE]
+
+    def _keep_a_larger_run(self) -> None:
+        """Refuse to start a run over one on disk that kept more combats than this one plays.
+
+        Starting afresh replaces what is there: a plain ``run --out`` of 200 combats over a
+        finished run of 200,000 would throw away the larger run without a word. It takes
+        ``--force`` (or ``--resume``, to finish the one on disk).
+        """
+        job = _json_object(self.directory / JOB)
+        if job is not None:
+            raise StoreMismatch(
+                f"{self.directory} holds the results of a {job.get('kind', 'job')} ({JOB}); a run "
+                "there would replace its tables: add --force to replace them, or choose another "
+                "--out"
+            )
+        found = _json_object(self.directory / MANIFEST)
+        if found is None or found.get("format") != FORMAT:
+            return
+        kept = combats_on_disk(self.directory, found)
+        if kept <= self.manifest["runs"]:
+            return
+        finished = (self.directory / SUMMARY).is_file() and kept >= _int(found.get("runs"))
+        what = "a finished run" if finished else "an unfinished run"
+        finish = ""
+        if not finished:
+            finish = f"add --resume with its own --runs {_int(found.get('runs'))} to finish it, "
+        raise StoreMismatch(
+            f"{self.directory} holds {what} of {kept:,} combats ({found.get('scenario')!r}, "
+            f"seed {found.get('seed')}); a fresh run of {self.manifest['runs']:,} would replace "
+            f"it: {finish}add --force to replace it, or choose another --out"
+        )
 
     def _read_manifest(self, path: Path) -> dict[str, Any]:
         """``run.json`` of the run to resume, or a clear error saying what to do."""
@@ -294,9 +331,7 @@ class RunStore:
 
     def _verify(self) -> None:
         """Check every chunk on disk; set aside what does not belong (:func:`verify`)."""
-        manifest = self.manifest
-        first, runs, size = manifest["first"], manifest["runs"], manifest["chunk_size"]
-        bounds = {s: min(s + size, first + runs) for s in range(first, first + runs, size)}
+        bounds = chunk_bounds(self.manifest)
         recorded = self.journal.read()
         for table in self._tables():
             found = verify(
@@ -321,10 +356,7 @@ class RunStore:
             for table in (OUTCOMES, COMBATANTS):
                 target = self.directory / f"{table}.parquet"
                 if target.is_dir() and not target.is_symlink():
-                    for part in target.iterdir():
-                        ours = part_start(part.name) is not None or is_temporary(part)
-                        if ours and (part.is_file() or part.is_symlink()):
-                            part.unlink()
+                    self._clear_folder(target, table)
                 elif target.exists() or target.is_symlink():
                     target.unlink()  # a single-file table from RunResult.save
                 csv = self.directory / f"{table}.csv"
@@ -336,6 +368,27 @@ class RunStore:
             for hidden in self.directory.glob(".*.tmp"):
                 if hidden.is_file():
                     hidden.unlink()
+
+    def _clear_folder(self, folder: Path, table: str) -> None:
+        """Empty a table's folder: remove the chunk files, set aside anything else.
+
+        Only a regular file with a chunk's name (or a temporary one) is combatsim's to delete.
+        Anything else there (a folder or a link named like a chunk, a stray file) is moved into
+        ``quarantine/`` with a warning, as a resume does: never deleted, never counted.
+        """
+        for part in sorted(folder.iterdir()):
+            regular = part.is_file() and not part.is_symlink()
+            if regular and (part_start(part.name) is not None or is_temporary(part)):
+                part.unlink()
+                continue
+            why = "a folder, not a chunk file" if part.is_dir() else "not a chunk file"
+            if part.is_symlink():
+                why = "a symbolic link, not a chunk file"
+            elif regular:
+                why = "a stray file: not a chunk's name"
+            aside = set_aside(part, why, self.directory / QUARANTINE / table)
+            self.set_aside.append(aside)
+            warnings.warn(aside.sentence(), ResultsWarning, stacklevel=5)
 
     def close(self) -> None:
         """Let go of the directory's lock (safe to call twice)."""
@@ -352,10 +405,12 @@ class RunStore:
     def _parts(self, table: str) -> Iterator[tuple[int, Path]]:
         """``(first combat, path)`` of every whole chunk file of a table, in combat order."""
         folder = self.directory / f"{table}.parquet"
-        if not folder.is_dir():
+        if not folder.is_dir() or folder.is_symlink():
             return iter(())
         found = [(part_start(p.name), p) for p in folder.iterdir()]
-        return iter(sorted((start, p) for start, p in found if start is not None))
+        # Only regular files: a folder or a link with a chunk's name is never a chunk.
+        whole = [(s, p) for s, p in found if s is not None and p.is_file() and not p.is_symlink()]
+        return iter(sorted(whole))
 
     def done(self) -> set[int]:
         """The first combat of every chunk already on disk (whole, in every table).
@@ -449,13 +504,146 @@ class RunStore:
         return written
 
 
+def run_key(manifest: dict[str, Any]) -> str:
+    """The run a chunk's label names: a digest of the scenario, the seed and the variant."""
+    what = [manifest[k] for k in ("fingerprint", "seed", "variant")]
+    return hashlib.sha256(json.dumps(what).encode()).hexdigest()[:32]
+
+
+def chunk_bounds(manifest: dict[str, Any]) -> dict[int, int]:
+    """The run's chunks: first combat -> one past the last."""
+    first, runs, size = manifest["first"], manifest["runs"], manifest["chunk_size"]
+    return {s: min(s + size, first + runs) for s in range(first, first + runs, size)}
+
+
+def stored_chunks(
+    directory: str | Path, table: str = OUTCOMES
+) -> tuple[dict[str, Any], list[Path]]:
+    """The manifest of a streamed run, and its chunk files of ``table``, each checked first.
+
+    What a reader (``plot``, ``report``, a sweep's arm read back) may trust: every entry of the
+    table's folder must be a whole chunk file of the run that ``run.json`` describes (its label,
+    its place, its rows, the journal's checksum: :func:`sim.run.chunks.check_chunk`). Nothing is
+    moved; a resume is what sets aside what does not belong.
+
+    Raises:
+        StoreDamaged: no readable ``run.json``, or a file that does not belong (named, with why).
+    """
+    directory = Path(directory)
+    manifest = _json_object(directory / MANIFEST)
+    folder = directory / f"{table}.parquet"
+    again = (
+        "the same `combatsim run ... --out` with --resume sets it aside and plays its combats "
+        "again"
+    )
+    if manifest is None or manifest.get("format") != FORMAT:
+        raise StoreDamaged(
+            f"{folder} holds chunks but {directory / MANIFEST} is missing or damaged, so they "
+            "cannot be matched to a run; run the scenario again into a new --out"
+        )
+    try:
+        key, bounds = run_key(manifest), chunk_bounds(manifest)
+    except (KeyError, TypeError):
+        raise StoreDamaged(f"{directory / MANIFEST} is damaged (a field is missing)") from None
+    journal = Journal(directory / JOURNAL).read()
+    found: list[tuple[int, Path]] = []
+    with writing(folder):
+        entries = sorted(folder.iterdir()) if folder.is_dir() and not folder.is_symlink() else []
+    for path in entries:
+        if is_temporary(path) and path.is_file() and not path.is_symlink():
+            continue  # half-written by a run that was killed: never read
+        why, entry = check_chunk(path, table, key, bounds, journal)
+        if why is not None or entry is None:
+            raise StoreDamaged(f"{path} is not a chunk of the run in {MANIFEST} ({why}); {again}")
+        found.append((entry.start, path))
+    return manifest, [path for _, path in sorted(found)]
+
+
 def _reason(exc: Exception) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return "not UTF-8 text"
     return f"not JSON: {exc}" if str(exc) else "empty"
 
 
+def scenario_text(scenario: Scenario) -> str:
+    """The scenario file as the designer wrote it, comments kept, byte for byte.
+
+    A scenario made from data rather than read from a file has no text: its data is written
+    out as YAML instead (:func:`scenario_record` says which it is).
+    """
+    if scenario.text is not None:
+        return scenario.text
+    return yaml.safe_dump(scenario.data, sort_keys=False, allow_unicode=True)
+
+
+def scenario_record(scenario: Scenario) -> dict[str, Any]:
+    """What a results folder says of its ``scenario.yaml``: whose text, and what was set on it.
+
+    ``scenario_sha256`` is the digest of the file's bytes; ``applied`` the values set on top of
+    it (a variant's, a sweep point's, a tournament cell's), by dotted path.
+    """
+    text = scenario_text(scenario)
+    return {
+        "scenario_text": "as written" if scenario.text is not None else "rebuilt from its data",
+        "scenario_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        "applied": json_ready(scenario.applied),
+    }
+
+
 def write_scenario(directory: Path, scenario: Scenario) -> Path:
-    """Keep the scenario as it was run next to its results (``scenario.yaml``, for reports)."""
-    text = yaml.safe_dump(scenario.data, sort_keys=False, allow_unicode=True)
-    return write_text(Path(directory) / SCENARIO, text)
+    """Keep the scenario file next to its results (``scenario.yaml``), as it was written.
+
+    ``scenario.json`` beside it says which file it is and what was set on top of it
+    (:func:`scenario_record`), so the results can be played again from the folder alone.
+    """
+    record = {"file": scenario.file, **scenario_record(scenario)}
+    write_text(Path(directory) / SCENARIO_RECORD, _json_text(record))
+    return write_text(Path(directory) / SCENARIO, scenario_text(scenario))
+
+
+def json_ready(data: Any) -> Any:
+    """``data`` as plain JSON values (anything else, a date say, as its text)."""
+    if isinstance(data, dict):
+        return {str(k): json_ready(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [json_ready(v) for v in data]
+    if data is None or isinstance(data, (bool, int, float, str)):
+        return data
+    return str(data)
+
+
+def _json_object(path: Path) -> dict[str, Any] | None:
+    """A JSON object in a file, or None (missing, unreadable, not an object)."""
+    if not path.is_file() or path.is_symlink():
+        return None
+    try:
+        found = json.loads(path.read_bytes()[:10_000_000].decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def combats_on_disk(directory: Path, manifest: dict[str, Any]) -> int:
+    """How many combats the run of ``manifest`` keeps in ``directory`` (by its chunk names).
+
+    A finished run keeps its ``runs``; an unfinished one the combats of the chunk files whose
+    names are chunks of its range (not read: this only says how much a fresh run would replace).
+    """
+    first, runs, size = (_int(manifest.get(k)) for k in ("first", "runs", "chunk_size"))
+    if (directory / SUMMARY).is_file():
+        return runs
+    folder = directory / f"{OUTCOMES}.parquet"
+    if size < 1 or not folder.is_dir() or folder.is_symlink():
+        return 0
+    kept = 0
+    for path in folder.iterdir():
+        start = part_start(path.name)
+        if start is None or not path.is_file():
+            continue
+        if first <= start < first + runs and (start - first) % size == 0:
+            kept += min(start + size, first + runs) - start
+    return kept

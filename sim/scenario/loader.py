@@ -91,7 +91,21 @@ def build_scenario(source: Source, overrides: Mapping[str, Any] | None = None) -
         raise ScenarioError(
             [dataclasses.replace(p, path=address(data, p.path)) for p in checked.problems]
         )
-    return checked.scenario
+    scenario = checked.scenario
+    if overrides:
+        scenario = dataclasses.replace(scenario, applied={str(k): v for k, v in overrides.items()})
+    return scenario
+
+
+def made_from(scenario: Scenario, base: Scenario, applied: Mapping[str, Any]) -> Scenario:
+    """``scenario``, made from ``base`` (a variant, a sweep point, a tournament cell), marked so.
+
+    It keeps the text of ``base``'s file and records what was set on top of it (``base``'s own
+    ``applied`` first, then ``applied``), so that a results folder holds the file as the
+    designer wrote it and says which values its runs changed.
+    """
+    on_top = {**base.applied, **{str(k): v for k, v in applied.items()}}
+    return dataclasses.replace(scenario, text=base.text, applied=on_top)
 
 
 def check_source(source: Source, overrides: Mapping[str, Any] | None = None) -> Checked:
@@ -228,6 +242,7 @@ class _Checker:
             time_limit_s=float(limit if limit is not None else system.default_time_limit_s),
             side_names=tuple(side_names),
             combatants=tuple(combatants),
+            text=self.source.text,
         )
         for problem in system.check(scenario):
             self.add_problem(problem)

@@ -120,6 +120,11 @@ class Scenario:
         checksum: a digest of the :meth:`fingerprint` when the scenario was validated, so a
             scenario changed afterwards (``dataclasses.replace``) is told from one that was not
             without validating it again.
+        text: the scenario file as written, comments kept (its UTF-8 encoding is the file's
+            bytes), or None when the scenario was made from data; results folders keep it.
+        applied: the values set on top of ``text`` to make this scenario, by dotted path
+            (overrides, a variant, a sweep point, a tournament cell); empty for the file as
+            written.
 
     Make one with :meth:`made` (the loader does); change one by building a new one from
     changed :attr:`data` (``scenario_from_dict``, or the variants and overrides of
@@ -138,6 +143,8 @@ class Scenario:
     combatants: tuple[CombatantSpec, ...]
     frozen_data: bytes = field(repr=False, compare=False)
     checksum: str = field(default="", repr=False, compare=False)
+    text: str | None = field(default=None, repr=False, compare=False)
+    applied: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def made(cls, data: Mapping[str, Any], **fields: Any) -> Scenario:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sim.scenario.loader import scenario_from_dict
+from sim.scenario.loader import made_from, scenario_from_dict
 from sim.scenario.names import NAME_PATTERN
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.schema import Scenario
@@ -64,8 +64,9 @@ def variant_scenario(scenario: Scenario, name: str) -> Scenario:
     """The scenario of one variant (the scenario itself for :data:`BASE`)."""
     if name == BASE:
         return scenario
-    data = variant_data(scenario.data, variant_overrides(scenario, name))
-    return scenario_from_dict(data, file=scenario.file)
+    overrides = variant_overrides(scenario, name)
+    data = variant_data(scenario.data, overrides)
+    return made_from(scenario_from_dict(data, file=scenario.file), scenario, overrides)
 
 
 def arms(scenario: Scenario, names: Sequence[str] | None = None) -> dict[str, Scenario]:

@@ -58,6 +58,9 @@ class Source:
     file: str
     data: Any
     lines: dict[YamlPath, int] = field(default_factory=dict)
+    #: The file as written (comments kept), when the data was parsed from text; results
+    #: folders keep it byte for byte (its UTF-8 encoding is the file's bytes).
+    text: str | None = field(default=None, repr=False)
 
     def line_of(self, path: YamlPath) -> int | None:
         """The line of ``path``, or of its nearest ancestor that has one."""
@@ -159,6 +162,7 @@ def parse_source(text: str, file: str = "<string>") -> Source:
     finally:
         if loader is not None:
             loader.dispose()
+    source.text = text
     return source
 
 

@@ -121,7 +121,7 @@ def test_combatsim_balance_json_and_files(tmp_path):
     assert answer["runs_per_point"] == 160 and len(answer["grid"]) == 5
     assert "Fieller" in answer["method"] and answer["verdict"]
     assert json.loads((tmp_path / "balance.json").read_text())["value"] == answer["value"]
-    assert (tmp_path / "balance.png").stat().st_size > 5000
+    assert (tmp_path / "plots" / "balance.png").stat().st_size > 5000
 
 
 def test_combatsim_balance_text(tmp_path):

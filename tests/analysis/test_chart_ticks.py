@@ -26,6 +26,7 @@ from analysis.plots import plot_balance, plot_duration_curve, plot_hp_left, plot
 from analysis.results import read_results
 from analysis.sensitivity_plots import plot_sobol, plot_tornado
 from analysis.tournament_plot import plot_tournament
+from sim.run.choices import Execution
 from sim.run.summary import wilson_interval
 from tests.conftest import ROOT, SCENARIOS
 
@@ -167,7 +168,7 @@ def every_chart(run_dir, hp_sweep_dir, grid_sweep_dir, comparison_dir) -> dict[s
             charts[f"{results.kind}:{plot.stem}"] = plot.figure
     balance = find_balance(
         SCENARIOS / "acs-duel-hp-sweep.yaml", "sides.red.combatants.0.hp", runs=60, refine_runs=60,
-        points=5, workers=1,
+        points=5, execution=Execution(workers=1),
     )  # fmt: skip
     charts["balance"] = plot_balance(balance)
     charts["tournament"] = plot_tournament(_tournament_summary())

@@ -71,7 +71,12 @@ def results(saved, tmp_path):
 
 def test_report_on_a_garbage_parquet_part(results):
     (results / "outcomes.parquet" / "part-000000000100.parquet").write_bytes(b"garbage")
-    refused(["report", results], "part-000000000100.parquet cannot be read", "--resume")
+    refused(
+        ["report", results],
+        "part-000000000100.parquet is not a chunk",
+        "cannot be read",
+        "--resume",
+    )
 
 
 @pytest.mark.parametrize("content", ["", "scenario,variant,combat,winner,duration_s\n"])

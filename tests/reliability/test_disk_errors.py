@@ -128,6 +128,7 @@ def test_a_full_disk_in_sweep_baseline_and_compare_is_one_sentence(tmp_path, mon
     fail_after(monkeypatch, sim.run.tables, 0, errno.ENOSPC)
     fail_after(monkeypatch, sim.run.files, 0, errno.ENOSPC)
     sweep = DUEL.with_name("acs-duel-hp-sweep.yaml")
+    (tmp_path / "b").mkdir()  # baseline --out writes into a folder that exists
     for args in (
         ["sweep", sweep, "--runs", "20", "--no-plots", "--out", tmp_path / "sweep"],
         ["baseline", DUEL, "--runs", "20", "--out", tmp_path / "b" / "x.baseline.json"],

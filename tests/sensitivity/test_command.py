@@ -53,14 +53,16 @@ def test_same_results_with_more_workers_in_memory(played):
     assert found == {k: v for k, v in summary.items() if k != "out"}
 
 
-def test_the_same_out_continues_the_study(played, tmp_path):
+def test_resume_continues_the_study(played, tmp_path):
     out, summary = played
     kept = sorted((out / "points" / "p00002" / "outcomes.parquet").iterdir())
     before = {p.name: p.stat().st_mtime_ns for p in kept}
     lost = out / "points" / "p00005"
     for part in (lost / "outcomes.parquet").iterdir():
         part.unlink()  # as if the study had stopped before this point was played
-    again = invoke("sensitivity", KNOWN, *SMALL, "--out", out, "--workers", "1", "--no-plots")
+    again = invoke(
+        "sensitivity", KNOWN, *SMALL, "--out", out, "--workers", "1", "--no-plots", "--resume"
+    )
     assert again.exit_code == 0, again.output
     assert json.loads((out / "summary.json").read_text()) == {
         k: v for k, v in summary.items() if k != "out"
@@ -72,12 +74,12 @@ def test_the_same_out_continues_the_study(played, tmp_path):
     assert any((lost / "outcomes.parquet").iterdir())
 
 
-def test_another_study_in_the_same_out_is_refused_unless_fresh(played):
+def test_another_study_in_the_same_out_is_refused_on_resume(played):
     out, _summary = played
     other = ("--samples", "4", "--runs", "7", "--oat-runs", "40")
-    refused = invoke("sensitivity", KNOWN, *other, "--out", out, "--workers", "1")
+    refused = invoke("sensitivity", KNOWN, *other, "--out", out, "--workers", "1", "--resume")
     assert refused.exit_code == 2
-    assert "holds a different sensitivity study (runs differ)" in refused.output
+    assert "holds a different sensitivity (runs differ)" in refused.output
     assert "Traceback" not in refused.output
 
 

@@ -101,14 +101,18 @@ def test_streamed_resumed_and_in_memory_agree(plan, tmp_path):
     parts = sorted((tmp_path / "cells").rglob("part-*.parquet"))
     assert len(parts) == 6  # one chunk per pairing
     stamps = [p.stat().st_mtime_ns for p in parts]
-    again = run_tournament(plan, runs=60, out=tmp_path, execution=ONE, resamples=100)
+    again = run_tournament(
+        plan, runs=60, out=tmp_path, resume=True, execution=ONE, resamples=100
+    )
     assert [p.stat().st_mtime_ns for p in parts] == stamps  # nothing played again
     assert again.to_dict() == fresh.to_dict()
     # A pairing lost (an interrupted tournament) is played again, and only it.
     lost = tmp_path / "cells" / "weak.vs.sharp"
     for path in sorted(lost.rglob("*"), reverse=True):
         path.rmdir() if path.is_dir() else path.unlink()
-    resumed = run_tournament(plan, runs=60, out=tmp_path, execution=ONE, resamples=100)
+    resumed = run_tournament(
+        plan, runs=60, out=tmp_path, resume=True, execution=ONE, resamples=100
+    )
     assert resumed.to_dict() == fresh.to_dict()
     kept = [p for p in parts if "weak.vs.sharp" not in str(p)]
     assert all(p.stat().st_mtime_ns == s for p, s in zip(parts, stamps, strict=True) if p in kept)

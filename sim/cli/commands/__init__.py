@@ -47,7 +47,7 @@ COMMANDS: dict[str, CommandEntry] = {
     ),
     "plot": CommandEntry(
         "sim.cli.commands.analysis",
-        "Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running.",
+        "Redraw the charts of saved RESULTS without re-running.",
     ),
     "balance": CommandEntry(
         "sim.cli.commands.analysis",

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -19,8 +22,8 @@ from rich.table import Table
 
 from analysis.balance import find_balance
 from analysis.charts import draw_results
-from analysis.plots import plot_balance, save_figure
 from analysis.report import write_report
+from analysis.rerun import replay_report as rerun_report
 from analysis.results import read_results
 from analysis.sweep import plan_sweep, run_sweep, sweep_to_precision
 from sim.cli.app import (
@@ -30,9 +33,11 @@ from sim.cli.app import (
     engine_options,
     force_option,
     handles_bad_input,
+    interrupted,
     json_option,
     out_option,
     precision_options,
+    resume_option,
     runs_option,
     scenario_argument,
     seed_option,
@@ -40,8 +45,7 @@ from sim.cli.app import (
 from sim.rules import wording
 from sim.rules.wording import counted
 from sim.run.choices import Execution
-from sim.run.files import write_text
-from sim.run.outdir import FolderLock, own_folder
+from sim.run.outdir import own_folder
 from sim.run.summary import round_length_s
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
@@ -61,6 +65,7 @@ results_argument = click.argument("results", type=click.Path(path_type=Path), me
     "--plots/--no-plots", default=True, help="Draw the charts into OUT/plots (PNG and SVG)."
 )
 @json_option("Print the sweep's summary as JSON.")
+@resume_option("Finish the sweep in OUT: play only the chunks of its points not already there.")
 @force_option
 @precision_options
 @engine_options
@@ -74,6 +79,7 @@ def sweep(
     detail: bool,
     plots: bool,
     as_json: bool,
+    resume: bool,
     force: bool,
     precision: float | None,
     max_runs: int,
@@ -83,19 +89,22 @@ def sweep(
 ) -> None:
     """Play SCENARIO at every point of its sweep: section, with the same seeds at each.
 
-    Saves one table for the whole sweep (outcomes.parquet, with a point column and one column
-    per swept parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the
-    charts into OUT/plots. `combatsim report OUT` makes an HTML report of it.
+    Every point streams into OUT/points as it is played, so a sweep killed outright loses only
+    its chunks in flight: the same command with --resume finishes it. Then saves one table for
+    the whole sweep (outcomes.parquet, with a point column and one column per swept
+    parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the charts into
+    OUT/plots. `combatsim report OUT` makes an HTML report of it.
     """
     plan = plan_sweep(scenario, runs=runs)
     out = out if out is not None else Path(f"{scenario.stem}-sweep")
+    stream: dict[str, Any] = {"out": out, "resume": resume, "force": force}
     if precision is not None and (runs is not None or detail):
         raise click.UsageError(
             "--precision decides the runs and keeps no per-combatant "
             "table: not with --runs or --detail"
         )
     ran = None
-    with own_folder(out, force):  # refused before playing when OUT cannot be written
+    with own_folder(out, force), interrupted(out):  # refused before playing when OUT is not ours
         if precision is not None:
             precise = sweep_to_precision(
                 plan,
@@ -105,12 +114,14 @@ def sweep(
                 batch=batch,
                 on_batch=batch_echo(as_json),
                 execution=execution,
+                **stream,
             )
             result, ran = precise.result, precise.ran
         else:
             with _progress(len(plan.points), quiet=quiet) as advance:
                 result = run_sweep(
-                    plan, seed=seed, detail=detail, on_point=advance, execution=execution
+                    plan, seed=seed, detail=detail, on_point=advance, execution=execution,
+                    **stream,
                 )
         written = result.save(out, csv=csv)
         if plots:
@@ -226,11 +237,12 @@ def _rate(rate: float, low: float, high: float) -> str:
 )
 @handles_bad_input
 def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
-    """Redraw the charts of saved RESULTS (a run's or a sweep's --out) without re-running.
+    """Redraw the charts of saved RESULTS without re-running.
 
-    RESULTS may also be the --out of compare: a comparison is drawn arm by arm with its paired
-    differences, never pooled. Each chart is an estimate with its 95% interval, or a
-    distribution (and says so).
+    RESULTS is the --out of run, compare, sweep, balance, tournament or sensitivity: each is
+    drawn with the charts its command draws (a comparison arm by arm with its paired
+    differences, never pooled; a study's tornado and Sobol charts too). Each chart is an
+    estimate with its 95% interval, or a distribution (and says so).
     """
     written = draw_results(read_results(results), out, formats)
     for path in written:
@@ -289,8 +301,12 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     help="The parameter's name in the output (default: its label in the scenario's sweep, "
     "else PATH).",
 )
-@out_option("Directory to save balance.json and the chart (balance.png, balance.svg) into.")
+@out_option(
+    "Directory to save the search into: balance.json, the grid's combats, the scenario and the "
+    "chart (plots/balance.png, .svg); `combatsim report OUT` makes an HTML report of it."
+)
 @json_option("Print the answer as one JSON object.")
+@force_option
 @engine_options
 @handles_bad_input
 def balance(
@@ -306,6 +322,7 @@ def balance(
     label: str | None,
     out: Path | None,
     as_json: bool,
+    force: bool,
     execution: Execution,
     quiet: bool,
 ) -> None:
@@ -316,30 +333,31 @@ def balance(
     gives Fieller's 95% interval. Exit code 1 when the target is not crossed in the range.
     """
     low, high = search if search else (None, None)
-    result = find_balance(
-        scenario,
-        path,
-        target,
-        side,
-        low=_whole(low),
-        high=_whole(high),
-        points=points,
-        runs=runs,
-        refine_runs=refine_runs,
-        seed=seed,
-        label=label,
-        execution=execution,
-    )
-    if out is not None:
-        with FolderLock(out):
-            write_text(out / "balance.json", json.dumps(result.to_dict(), indent=2) + "\n")
-            save_figure(plot_balance(result), out, "balance")
+    # --out is claimed and locked before playing: refused at once if it cannot be written.
+    with own_folder(out, force) if out is not None else nullcontext():
+        result = find_balance(
+            scenario,
+            path,
+            target,
+            side,
+            low=_whole(low),
+            high=_whole(high),
+            points=points,
+            runs=runs,
+            refine_runs=refine_runs,
+            seed=seed,
+            label=label,
+            execution=execution,
+        )
+        if out is not None:
+            result.save(out)
+            draw_results(read_results(out))
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
         _balance_text(result)
         if out is not None:
-            click.echo(f"saved balance.json, balance.png and balance.svg to {out}/")
+            click.echo(f"saved balance.json, the grid's combats and the chart (plots/) to {out}/")
 
 
 def _whole(value: float | None) -> float | int | None:
@@ -424,7 +442,29 @@ def _balance_text(result) -> None:
 def report(results: Path, out: Path | None, scenario: Path | None) -> None:
     """Write one self-contained HTML report of saved RESULTS: charts, tables, scenario, options.
 
-    RESULTS is the --out of run, sweep or compare. The report opens with a one-line verdict,
-    defines every column it shows, and shows a comparison arm by arm with its paired differences.
+    RESULTS is the --out of run, compare, sweep, balance, tournament or sensitivity. The report
+    opens with a one-line verdict, defines every column it shows, shows a comparison arm by arm
+    with its paired differences, and holds the scenario file byte for byte, the seed, the runs
+    and the options: `combatsim run REPORT.html` plays the same combats again and says whether
+    the outcome table matches.
     """
     click.echo(str(write_report(results, out, scenario)))
+
+
+def replay_report(report: Path, execution: Execution, as_json: bool = False) -> None:
+    """``combatsim run REPORT.html``: play a report's combats again; exit 0 if they match, 1 if not.
+
+    A thin layer over :func:`analysis.rerun.replay_report`.
+    """
+    check = rerun_report(report, execution)
+    if as_json:
+        click.echo(json.dumps(check.to_dict()))
+    else:
+        for line in check.sentences():
+            click.echo(line)
+    if not check.matches:
+        sys.exit(EXIT_DIFFERENT)
+
+
+#: Exit code of ``run REPORT.html`` when the combats played again differ from the report's.
+EXIT_DIFFERENT = 1

@@ -11,6 +11,7 @@ import json
 import sys
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -32,9 +33,11 @@ from sim.cli.app import (
     engine_options,
     force_option,
     handles_bad_input,
+    interrupted,
     json_option,
     out_option,
     precision_options,
+    resume_option,
     runs_option,
     seed_option,
 )
@@ -83,6 +86,7 @@ def _player(execution: Execution):
     "meta.json into; `combatsim report OUT` shows it arm by arm."
 )
 @json_option("Print the comparison as one JSON object.")
+@resume_option("Finish the comparison in --out: play only the chunks of its arms not there.")
 @force_option
 @engine_options
 @handles_bad_input
@@ -97,6 +101,7 @@ def compare(
     alpha: float,
     out: Path | None,
     as_json: bool,
+    resume: bool,
     force: bool,
     execution: Execution,
     quiet: bool,
@@ -107,15 +112,22 @@ def compare(
     the same combats: combat k of every arm uses the dice stream of (seed, k). Per side and
     variant it prints the difference in win rate with Tango's 95% interval for paired data,
     McNemar's exact test and its Holm-corrected p-value, how many combats changed outcome, and a
-    paired t-test of fight length.
+    paired t-test of fight length. With --out, every arm streams into OUT/arms as it is
+    played, so a comparison killed outright loses only its chunks in flight: the same command
+    with --resume finishes it.
     """
     if precision is not None and runs is not None:
         raise click.UsageError("give --runs or --precision, not both")
     if variants and len(scenarios) > 1:
         raise click.UsageError("--variant picks variants of one scenario, not of several files")
+    if resume and out is None:
+        raise click.UsageError("--resume needs --out DIR, the folder of the comparison to finish")
     on_batch = batch_echo(as_json) if precision is not None else None
+    streamed: dict[str, Any] = {}
+    if out is not None:
+        streamed = {"out": out, "resume": resume, "force": force, "execution": execution}
     # --out is claimed and locked before playing: refused at once if it cannot be written.
-    with own_folder(out, force) if out is not None else nullcontext():
+    with own_folder(out, force) if out is not None else nullcontext(), interrupted(out):
         result = run_comparison(
             scenarios[0],
             runs,
@@ -128,6 +140,7 @@ def compare(
             alpha=alpha,
             on_batch=on_batch,
             play=_player(execution),
+            **streamed,
         )
         summary = result.to_dict()
         if out is not None:
@@ -153,6 +166,13 @@ def compare(
     help="The file to write (one scenario only; default: SCENARIO's name with .baseline.json, "
     "next to it).",
 )
+@click.option(
+    "--section-runs",
+    type=click.IntRange(1, 10**9),
+    default=None,
+    help="Combats of each sweep point, tournament cell and study arm (default: what its "
+    "section plays).",
+)
 @json_option("Print the baseline(s) as JSON too.")
 @engine_options
 @handles_bad_input
@@ -161,6 +181,7 @@ def baseline(
     runs: int | None,
     seed: int | None,
     out: Path | None,
+    section_runs: int | None,
     as_json: bool,
     execution: Execution,
     quiet: bool,
@@ -168,8 +189,10 @@ def baseline(
     """Record how SCENARIO and each of its variants play now, for `combatsim check`.
 
     Writes <scenario>.baseline.json next to the scenario: runs, seed, rule options, the
-    combatsim version, each arm's summary and winner of every combat. Commit it with the
-    scenario. Keep the run count modest (a few thousand) so `check` stays quick in CI.
+    combatsim version, each arm's summary and winner of every combat. The arms are the base,
+    each variant, and each point of the scenario's sweep, cell of its tournament and arm of its
+    sensitivity study (as written, and each parameter at its low and high end). Commit it with
+    the scenario. Keep the run count modest (a few thousand) so `check` stays quick in CI.
     """
     if out is not None and len(scenarios) > 1:
         raise click.UsageError("--out names one file: give one scenario with it")
@@ -182,7 +205,7 @@ def baseline(
         )
     written = {}
     for scenario in scenarios:
-        recorded = record_baseline(scenario, runs, seed, _player(execution))
+        recorded = record_baseline(scenario, runs, seed, _player(execution), section_runs)
         path = write_baseline(recorded, out or baseline_path(scenario))
         written[str(path)] = recorded
         if not as_json:

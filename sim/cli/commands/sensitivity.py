@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from analysis.sensitivity_plots import draw_study
+from analysis.charts import draw_results
+from analysis.results import read_results
 from analysis.sensitivity_study import Study, StudyPoint, plan_study, run_study
 from sim.cli.app import (
     EXIT_INTERRUPTED,
@@ -26,6 +27,7 @@ from sim.cli.app import (
     handles_bad_input,
     json_option,
     out_option,
+    resume_option,
     scenario_argument,
     seed_option,
 )
@@ -68,12 +70,13 @@ def _power_of_two(ctx: click.Context, param: click.Parameter, value: int | None)
     help="Combats at each end of each one-at-a-time effect (default: the section's oat_runs).",
 )
 @seed_option
-@out_option(
-    "Directory for the results; the same command with the same --out continues a study "
-    "that was stopped (default: SCENARIO's file name + '-sensitivity', here)."
-)
+@out_option("Directory for the results (default: SCENARIO's file name + '-sensitivity', here).")
+@resume_option("Finish the study in OUT: play only the chunks of its points not already there.")
 @click.option(
-    "--fresh", is_flag=True, help="Start the study in --out over instead of continuing it."
+    "--fresh",
+    is_flag=True,
+    hidden=True,
+    help="Start the study in OUT over (what a command without --resume does).",
 )
 @click.option(
     "--plots/--no-plots", default=True, help="Draw the charts into OUT/plots (PNG and SVG)."
@@ -89,6 +92,7 @@ def sensitivity(
     oat_runs: int | None,
     seed: int | None,
     out: Path | None,
+    resume: bool,
     fresh: bool,
     plots: bool,
     as_json: bool,
@@ -103,8 +107,11 @@ def sensitivity(
     one-at-a-time effects with paired intervals, the first-order and total Sobol indices with
     bootstrap intervals, and names the parameter that moves the win rate most and how sure that
     is. Saves the tables (Parquet and CSV), summary.json and the charts into OUT; every point
-    streams there as it is played, so the same command continues a study that was stopped.
+    streams there as it is played, so the same command with --resume finishes a study that was
+    stopped or killed.
     """
+    if resume and fresh:
+        raise click.UsageError("--fresh starts the study over: not with --resume")
     plan = plan_study(scenario, runs=runs, samples=samples, oat_runs=oat_runs, seed=seed)
     out = out if out is not None else Path(f"{scenario.stem}-sensitivity")
     done: list[StudyPoint] = []
@@ -119,20 +126,21 @@ def sensitivity(
                 study = run_study(
                     plan,
                     out,
-                    fresh=fresh,
+                    resume=resume,
+                    force=force,
                     on_point=advance,
                     execution=execution,
                 )
             except KeyboardInterrupt:  # RunInterrupted inside a point, or between two
                 click.echo(
                     f"interrupted: {len(done)} of {len(plan.points)} points finished, kept in "
-                    f"{out}/; run the same command again to continue",
+                    f"{out}/; add --resume to the same command to finish",
                     err=True,
                 )
                 sys.exit(EXIT_INTERRUPTED)
         written = study.save(out)
         if plots:
-            written += draw_study(out, study.summary)
+            written += draw_results(read_results(out))
     if as_json:
         click.echo(json.dumps({**study.summary, "out": str(out)}))
         return

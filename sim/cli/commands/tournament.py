@@ -31,6 +31,7 @@ from sim.cli.app import (
     json_option,
     out_option,
     precision_options,
+    resume_option,
     runs_option,
     scenario_argument,
     seed_option,
@@ -68,11 +69,9 @@ from sim.scenario.strategies import Strategy
     show_default=True,
     help="Bootstrap resamples of the combats for the value's interval.",
 )
-@out_option(
-    "Directory for the results; an existing one of the same tournament is continued "
-    "(default: SCENARIO's file name + '-tournament', here)."
-)
+@out_option("Directory for the results (default: SCENARIO's file name + '-tournament', here).")
 @json_option()
+@resume_option("Finish the tournament in OUT: play only the chunks of its pairings not there.")
 @force_option
 @engine_options
 @handles_bad_input
@@ -88,6 +87,7 @@ def tournament(
     resamples: int,
     out: Path | None,
     as_json: bool,
+    resume: bool,
     force: bool,
     execution: Execution,
     quiet: bool,
@@ -98,8 +98,8 @@ def tournament(
     (the first side's win rate, draws counted half, with 95% intervals), the dominated
     strategies (paired tests, Holm-corrected, iterated elimination), each side's optimal mix
     and the value of the zero-sum game with a bootstrap interval, and a one-line verdict.
-    Every pairing is streamed into OUT/cells as it is played: run the same command again to
-    continue an interrupted tournament. Writes matrix.parquet/.csv, summary.json and
+    Every pairing is streamed into OUT/cells as it is played: the same command with --resume
+    finishes an interrupted (or killed) tournament. Writes matrix.parquet/.csv, summary.json and
     plots/payoff.png into OUT; `combatsim report OUT` makes an HTML report of it.
     """
     if precision is not None and runs is not None:
@@ -120,6 +120,8 @@ def tournament(
                 alpha=alpha,
                 resamples=resamples,
                 out=out,
+                resume=resume,
+                force=force,
                 progress=not quiet,
                 on_cell=_cell_line if show else None,
                 on_batch=batch_echo(as_json),
@@ -127,8 +129,8 @@ def tournament(
             )
         except RunInterrupted:
             click.echo(
-                f"interrupted: the pairings played so far are in {out}/cells; run the same "
-                "command again to continue",
+                f"interrupted: the pairings played so far are in {out}/cells; add --resume to "
+                "the same command to finish",
                 err=True,
             )
             sys.exit(EXIT_INTERRUPTED)
