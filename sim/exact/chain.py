@@ -31,8 +31,9 @@ from sim.exact.weights import Weights
 
 S = TypeVar("S", bound=Hashable)
 
-#: The default cap on the distinct live states of one solve (``docs/exact.md``: memory).
-STATE_CAP = 200_000
+#: The default cap on the distinct live states of one solve: about 5 kB each for a Target 10
+#: duel (its law kept for the whole solve), so some 250 MB at the cap (``docs/exact.md``).
+STATE_CAP = 50_000
 
 
 @dataclass(frozen=True, slots=True)
