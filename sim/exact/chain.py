@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from sim.engine.distribution import Distribution
 from sim.exact.weights import Weights
@@ -109,6 +109,45 @@ class Solution:
         return dict(sorted(law.items()))
 
 
+class _Numbered(Generic[S]):
+    """The states and endings of one solve, each numbered the first time it is met.
+
+    A state's law is kept as (number, weight) pairs (endings numbered below zero), so that
+    stepping the chain hashes small integers only; at most ``cap`` live states.
+    """
+
+    def __init__(
+        self, step: Callable[[S], Distribution[S | Ending] | Weights[S | Ending]], cap: int
+    ) -> None:
+        self.step = step
+        self.cap = cap
+        self.index: dict[S, int] = {}
+        self.states: list[S] = []
+        self.endings: dict[Ending, int] = {}
+        self.laws: list[tuple[tuple[int, int], ...]] = []
+        self.scales: list[int] = []
+
+    def number(self, outcome: S | Ending) -> int:
+        """The number of a state (from 0) or of an ending (below 0)."""
+        if isinstance(outcome, Ending):
+            return -1 - self.endings.setdefault(outcome, len(self.endings))
+        found = self.index.get(outcome)
+        if found is None:
+            if len(self.states) >= self.cap:
+                raise TooManyStates(len(self.states) + 1, self.cap)
+            found = self.index[outcome] = len(self.states)
+            self.states.append(outcome)
+        return found
+
+    def law(self, n: int) -> tuple[tuple[tuple[int, int], ...], int]:
+        """State ``n``'s law as numbered pairs and their denominator (worked out once)."""
+        while len(self.laws) <= n:  # states are numbered in order, so are their laws
+            law = _weights(self.step(self.states[len(self.laws)]))
+            self.laws.append(tuple((self.number(o), w) for o, w in law.pairs))
+            self.scales.append(law.denominator)
+        return self.laws[n], self.scales[n]
+
+
 def solve(
     start: Distribution[S | Ending] | Weights[S | Ending],
     step: Callable[[S], Distribution[S | Ending] | Weights[S | Ending]],
@@ -130,34 +169,13 @@ def solve(
     Raises:
         TooManyStates: more than ``cap`` distinct live states.
     """
-    # Every live state and every ending gets a number the first time it is met; a state's
-    # law is kept as (number, weight) pairs (endings numbered below zero), so that stepping
-    # the chain hashes small integers only.
-    index: dict[S, int] = {}
-    states: list[S] = []
-    endings: dict[Ending, int] = {}
-    laws: list[tuple[tuple[int, int], ...] | None] = []
-    scales: list[int] = []
-
-    def number(outcome: S | Ending) -> int:
-        if isinstance(outcome, Ending):
-            return -1 - endings.setdefault(outcome, len(endings))
-        found = index.get(outcome)
-        if found is None:
-            if len(states) >= cap:
-                raise TooManyStates(len(states) + 1, cap)
-            found = index[outcome] = len(states)
-            states.append(outcome)
-            laws.append(None)
-            scales.append(0)
-        return found
-
+    chain = _Numbered(step, cap)
     first = _weights(start)
     denominator = first.denominator
     live: dict[int, int] = {}
     ended_at: list[tuple[int, int, int, int]] = []  # (ending, step, mass, denominator)
     for outcome, weight in first.pairs:
-        n = number(outcome)
+        n = chain.number(outcome)
         if n < 0:
             ended_at.append((n, -1, weight, denominator))
         else:
@@ -167,39 +185,37 @@ def solve(
         if not live:
             break
         played = t + 1
-        for n in live:
-            if laws[n] is None:
-                law = _weights(step(states[n]))
-                laws[n] = tuple((number(o), w) for o, w in law.pairs)
-                scales[n] = law.denominator
-        common = math.lcm(*(scales[n] for n in live))
-        after: dict[int, int] = {}
-        for n, mass in live.items():
-            scaled = mass * (common // scales[n])
-            for m, weight in laws[n]:  # type: ignore[union-attr]  # built just above
-                after[m] = after.get(m, 0) + scaled * weight
+        after, common = _stepped(chain, live)
         denominator *= common
-        live = {}
-        for m, mass in after.items():
-            if m < 0:
-                ended_at.append((m, t, mass, denominator))
-            else:
-                live[m] = mass
+        live = {m: mass for m, mass in after.items() if m >= 0}
+        ended_at += [(m, t, mass, denominator) for m, mass in after.items() if m < 0]
         # Keep the integers small: divide out what every mass and the denominator share.
-        shared = math.gcd(denominator, *live.values()) if live else 1
+        shared = math.gcd(denominator, *live.values())
         if shared > 1:
             denominator //= shared
             live = {n: mass // shared for n, mass in live.items()}
-    by_number = {n: ending for ending, n in endings.items()}
+    names = list(chain.endings)
     ended: dict[tuple[Ending, int], Fraction] = {}
     for m, t, mass, d in ended_at:
-        ending = by_number[-1 - m]
+        ending = names[-1 - m]
         key = (replace(ending, within=0), 0) if t < 0 else (ending, t)
         ended[key] = ended.get(key, Fraction(0)) + Fraction(mass, d)
     for n, mass in live.items():
-        key = (replace(timeout(states[n]), within=0), steps)
+        key = (replace(timeout(chain.states[n]), within=0), steps)
         ended[key] = ended.get(key, Fraction(0)) + Fraction(mass, denominator)
-    return Solution(ended, len(states), played)
+    return Solution(ended, len(chain.states), played)
+
+
+def _stepped(chain: _Numbered[S], live: dict[int, int]) -> tuple[dict[int, int], int]:
+    """One step of every live state's mass: the masses after it, over ``common`` times more."""
+    laws = [chain.law(n) for n in live]
+    common = math.lcm(*(scale for _, scale in laws))
+    after: dict[int, int] = {}
+    for mass, (pairs, scale) in zip(live.values(), laws, strict=True):
+        scaled = mass * (common // scale)
+        for m, weight in pairs:
+            after[m] = after.get(m, 0) + scaled * weight
+    return after, common
 
 
 def _weights(law: Distribution[S | Ending] | Weights[S | Ending]) -> Weights[S | Ending]:

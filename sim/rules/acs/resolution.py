@@ -46,8 +46,8 @@ StatsT = TypeVar("StatsT")
 #: A resolution's per-combat state of one combatant (``AcsFighter.state``), set by ``begin``.
 StateT = TypeVar("StateT")
 
-# After the type variables: spells' generic classes are made of them (an import circle).
-from sim.rules.acs.spells import ATTACK_ONLY  # noqa: E402
+#: The effects a resolution supports when it says nothing (``Resolution.action_effects``).
+ATTACK_ONLY = frozenset({"attack"})
 
 if TYPE_CHECKING:
     #: A resolution of the ACS clock, with stats ``StatsT`` and state ``StateT``.

@@ -26,8 +26,6 @@ if TYPE_CHECKING:
     from sim.rules.acs.fighter import AcsFighter
     from sim.rules.acs.models import NamedAction
 
-#: The effects a resolution supports when it says nothing (``Resolution.action_effects``).
-ATTACK_ONLY = frozenset({"attack"})
 #: Every effect of a named action.
 ALL_EFFECTS = frozenset({"attack", "damage", "heal", "modifier"})
 #: ``uses`` of an action with no limit.
