@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from sim.engine.reading import read_regular
-from sim.run.choices import Execution, Storage
 from sim.exact.fight import ExactFight
+from sim.run.choices import Execution, Storage
 from sim.run.collect import RunCollector, play_into
 from sim.run.exact import ExactResult, choose_method, exact_result
 from sim.run.interrupts import Halt
