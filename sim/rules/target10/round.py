@@ -113,7 +113,11 @@ class Target10Rounds(RoundState):
                 f.last_act = f.act
         for f in able:
             self._declare(f, r)
-        self._initiative(able)
+        roll = self.dice.roll  # initiative: 1d6 + DEX bonus, in scenario order
+        for f in able:
+            f.init = roll(INITIATIVE_DIE) + f.stats.dex_mod
+        if self.tracing:
+            self._trace_initiative(able)
         for step in steps(able):
             self._step(step, r)
             if self.changed and self._over(r):
@@ -123,15 +127,11 @@ class Target10Rounds(RoundState):
             if self.changed:
                 self._over(r)
 
-    def _initiative(self, able: list[T10Fighter]) -> None:
-        """Everyone able rolls 1d6 + DEX bonus, in scenario order."""
-        roll = self.dice.roll
+    def _trace_initiative(self, able: list[T10Fighter]) -> None:
+        """The replay's ``initiative`` events: each total, roll and DEX bonus."""
         for f in able:
-            f.init = roll(INITIATIVE_DIE) + f.stats.dex_mod
-        if self.tracing:
-            for f in able:
-                bonus = f.stats.dex_mod
-                self.combat.emit("initiative", f, total=f.init, roll=f.init - bonus, bonus=bonus)
+            bonus = f.stats.dex_mod
+            self.combat.emit("initiative", f, total=f.init, roll=f.init - bonus, bonus=bonus)
 
     def _over(self, r: int) -> bool:
         """Someone left the fight in round ``r``: whether the fight is over."""
@@ -139,7 +139,9 @@ class Target10Rounds(RoundState):
         combat = self.combat
         combat.check_end((r + 1) * ROUND_S)
         return combat.end_reason is not None
+
     def _declare(self, f: T10Fighter, r: int) -> None:
+        """``f`` declares its movement and action for round ``r``; its DEFENSE for the round."""
         stats = f.stats
         target = f.target
         if target is None or target.out is not None or stats.each_action:
@@ -196,14 +198,12 @@ class Target10Rounds(RoundState):
             members = step
         else:
             return
+        moving = False
         for f in members:
             if f.holding is not None and f.hold_round < r:
                 end_holds(self, f, r, quiet=True)
-        origin = None
-        for f in members:
-            if f.move != HOLD:
-                origin = move(self, members, r)
-                break
+            moving = moving or f.move != HOLD
+        origin = move(self, members, r) if moving else None
         alone = len(members) == 1
         effects: list[Effect] = []
         for f in members:
