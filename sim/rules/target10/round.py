@@ -118,8 +118,10 @@ class Target10Rounds(RoundState):
             f.init = roll(INITIATIVE_DIE) + f.stats.dex_mod
         if self.tracing:
             self._trace_initiative(able)
-        for step in steps(able):
-            self._step(step, r)
+        # The steps: one per initiative score, highest first (scenario order inside a step).
+        ranked = sorted(able, key=_INITIATIVE, reverse=True)  # a stable sort, reversed or not
+        for _, step in groupby(ranked, key=_INITIATIVE):
+            self._step(tuple(step), r)
             if self.changed and self._over(r):
                 return
         if self.flight:
@@ -206,6 +208,7 @@ class Target10Rounds(RoundState):
         origin = move(self, members, r) if moving else None
         alone = len(members) == 1
         effects: list[Effect] = []
+        negotiators: list[T10Fighter] = []
         for f in members:
             act = f.act
             if act in ATTACKS:
@@ -213,13 +216,16 @@ class Target10Rounds(RoundState):
                 effect = attack(self, f, r, origin, alone)
                 if effect is not None:
                     effects.append(effect)
+            elif act == NEGOTIATE:
+                f.actions_taken += 1
+                negotiators.append(f)
             elif act != NONE:
                 f.actions_taken += 1
                 act_without_attack(self, f)
         if effects:
             land(self, effects, r)
-        for f in members:
-            if f.act == NEGOTIATE and f.out is None:
+        for f in negotiators:
+            if f.out is None:
                 negotiate(self, f, r)
 
 
@@ -238,8 +244,3 @@ def act_without_attack(rs: RoundState, f: T10Fighter) -> None:
 #: A fighter's initiative score, the key of the order of a round.
 _INITIATIVE = attrgetter("init")
 
-
-def steps(able: list[T10Fighter]) -> list[tuple[T10Fighter, ...]]:
-    """Group combatants by initiative score, highest first (scenario order inside a group)."""
-    ranked = sorted(able, key=_INITIATIVE, reverse=True)  # a stable sort, reversed or not
-    return [tuple(group) for _, group in groupby(ranked, key=_INITIATIVE)]
