@@ -5,12 +5,13 @@ round's start, nothing but their hit points and luck points. A round (Target 10,
 and RULINGS part B, as :mod:`sim.rules.target10.round` plays it): both roll 1d6 + DEX bonus; the
 higher score attacks first and its hit lands at once (a target taken out does not strike back);
 equal scores attack together, both read the state before the step, and their hits land together.
-Every piece is the engine's own: the initiative groups (:func:`~sim.rules.target10.round.steps`),
-the attack (:func:`~sim.rules.target10.exchange.distribution`, the law of the very
-``resolve_attack`` the round calls, luck spent to hit included), a lone blow's landing and the
+Every piece is the engine's own but the initiative steps' grouping (highest score first, equal
+scores together: a sort, as the round sorts): the attack
+(:func:`~sim.rules.target10.exchange.distribution`, the law of the very ``resolve_attack`` the
+round calls, luck spent to hit included), a lone blow's landing and the
 target's luck (:func:`~sim.rules.target10.exchange.blow_lands`), simultaneous blows
 (:func:`~sim.rules.target10.luck.cancel_hits`, :func:`~sim.rules.target10.actions.take_damage`).
-The inputs of each attack are the round's own (:func:`~sim.rules.target10.attacks.attack_input`
+The inputs of each attack are the round's own (:func:`~sim.rules.target10.attacks.exchange_for`
 on fighters declared as the round declares them).
 
 A fight any other way (movement, other actions, more combatants, ranged weapons, rule-based
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import groupby
 from typing import NamedTuple
 
 from sim.engine.combat import Combat
@@ -33,7 +35,7 @@ from sim.exact.errors import NotExact
 from sim.exact.weights import Weights
 from sim.rules.acs.percentile import damage_law
 from sim.rules.target10.actions import DAMAGING, KILL, take_damage
-from sim.rules.target10.attacks import attack_input, weapon_in_hand
+from sim.rules.target10.attacks import exchange_for
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.exchange import (
     AttackInput,
@@ -45,7 +47,6 @@ from sim.rules.target10.exchange import (
 from sim.rules.target10.luck import cancel_hits
 from sim.rules.target10.movements import HOLD
 from sim.rules.target10.round import INITIATIVE_DIE
-from sim.rules.target10.round import steps as initiative_steps
 from sim.rules.target10.state import ROUND_S, RoundState
 from sim.rules.target10.system import Target10Prepared
 from sim.scenario.schema import Scenario
@@ -272,10 +273,10 @@ def duel(scenario: Scenario) -> Duel:
     sides = []
     for me in (0, 1):
         f, t = fighters[me], fighters[1 - me]
-        weapon = weapon_in_hand(rs, f, t, None)
-        if weapon is None or weapon.ranged:
+        attack = exchange_for(rs, f, t, None, 0)
+        if attack is None or attack.weapon.ranged:
             raise NotExact(f"{f.name} does not fight {t.name} hand to hand from where they stand")
-        sides.append(Side(attack_input(rs, f, t, weapon, 0), f.stats.dex_mod, f.stats.luck_policy))
+        sides.append(Side(attack, f.stats.dex_mod, f.stats.luck_policy))
     return Duel(
         sides=(sides[0], sides[1]),
         hp=(prepared.roster[0][2], prepared.roster[1][2]),
@@ -301,12 +302,17 @@ def _check(f: T10Fighter, on_ground: bool) -> None:
 
 
 def _orders(fighters: list[T10Fighter]) -> Weights[tuple[tuple[int, ...], ...]]:
-    """The law of a round's initiative steps: 1d6 + DEX bonus each, grouped by ``steps``."""
+    """The law of a round's initiative steps: 1d6 + DEX bonus each, highest first.
+
+    Equal scores are one step (``Target10Rounds.play``: a stable sort by score, grouped).
+    """
 
     def order(dice: Dice) -> tuple[tuple[int, ...], ...]:
-        for f in fighters:
-            f.init = dice.roll(INITIATIVE_DIE) + f.stats.dex_mod
-        return tuple(tuple(f.index for f in group) for group in initiative_steps(fighters))
+        scores = [dice.roll(INITIATIVE_DIE) + f.stats.dex_mod for f in fighters]
+        ranked = sorted(range(len(fighters)), key=lambda i: scores[i], reverse=True)
+        return tuple(
+            tuple(group) for _, group in groupby(ranked, key=lambda i: scores[i])
+        )
 
     return Weights.of(dice_law(order))
 
