@@ -37,6 +37,7 @@ from analysis.comparison_view import (
     difference_rows,
     effect_rows,
 )
+from analysis.odds_text import odds_html
 from analysis.plots import Plot, figure_bytes
 from analysis.rerun import report_block
 from analysis.results import Results, read_results
@@ -45,6 +46,7 @@ from analysis.sweep import win_rates
 from analysis.tournament_report import STYLE as TOURNAMENT_STYLE
 from analysis.tournament_report import tournament_section
 from analysis.verdict import run_verdict, sweep_verdict
+from sim.exact.odds import NoExactOdds, scenario_odds
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
 from sim.run.records import DRAW
@@ -137,6 +139,7 @@ def build_report(results: Results, scenario: str | Path | None = None) -> str:
         parts += _section("balance", "Balance point", _balance_section(results))
     else:
         parts += _section("summary", "Results", _summary_tables(results))
+    parts += _odds_section(scenario_text, scenario)
     combatants = _combatant_table(results)
     if combatants:
         parts += _section("combatants", "Per combatant (means per combat, ± 95% CI)", combatants)
@@ -556,6 +559,20 @@ def _scenario_parts(
     if scenario is None and text is None and results.kind in ("balance", "tournament"):
         return None, options, facts
     return text, options, facts
+
+
+def _odds_section(text: str | None, scenario: str | Path | None) -> list[str]:
+    """The exact odds of one exchange per pair (``combatsim odds``), when the scenario has them."""
+    try:
+        loaded = load_scenario(scenario) if scenario is not None else None
+        if loaded is None and text:
+            loaded = parse_scenario(text, "scenario.yaml")
+        if loaded is None:
+            return []
+        result = scenario_odds(loaded)
+    except (ScenarioError, NoExactOdds):
+        return []  # no scenario to read, or a rule system without exchange laws
+    return _section("odds", "Exact odds of one exchange", odds_html(result))
 
 
 def _description(text: str | None) -> str:

@@ -22,7 +22,11 @@ def summary_table(
     """Print win rates with their 95% intervals, draws and the mean fight length."""
     console = console or Console()
     runs = summary["runs"]
-    title = f"{escape(summary['scenario'])} — {counted(runs, 'combat')}, seed {summary['seed']}"
+    exact = summary.get("method") == "exact"
+    if exact:  # solved, not sampled: no combat count, no seed (docs/exact.md)
+        title = f"{escape(summary['scenario'])} — exact ({counted(summary['states'], 'state')})"
+    else:
+        title = f"{escape(summary['scenario'])} — {counted(runs, 'combat')}, seed {summary['seed']}"
     table = Table(title=title, title_justify="left")
     table.add_column("side")
     table.add_column("wins", justify="right")
@@ -34,15 +38,18 @@ def summary_table(
         low, high = side["ci95"]
         table.add_row(
             name,
-            str(side["wins"]),
+            "exact" if exact else str(side["wins"]),
             f"{side['win_rate']:.1%}",
             f"{low:.1%} – {high:.1%}",
             f"{side['mean_survivors']:.2f}",
             f"{side['mean_hp_left']:.1f}",
         )
-    table.add_row("draw", str(summary["draws"]), f"{summary['draw_rate']:.1%}", "", "", "")
+    draws = "exact" if exact else str(summary["draws"])
+    table.add_row("draw", draws, f"{summary['draw_rate']:.1%}", "", "", "")
     console.print(table)
-    ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
+    ends = ", ".join(
+        f"{k}: {v:.2%}" if exact else f"{k}: {v}" for k, v in summary["ends"].items()
+    )
     length = duration_text(
         summary["mean_duration_s"],
         summary.get("round_s"),

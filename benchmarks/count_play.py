@@ -2,26 +2,23 @@
 
 ``python benchmarks/count_play.py FILE MODE WARM MEASURED`` plays ``WARM`` combats of a
 reference (``FILE``: its scenario, or its bare loop for ``MODE`` ``bare``), then combats 0 to
-``MEASURED`` - 1 again, each the bench's (seed 1, index k). ``MODE`` ``general`` switches the
-Target 10 duel lane off, as ``combatsim bench`` does for the general path. It imports only what
+``MEASURED`` - 1 again, each the bench's (seed 1, index k); ``MODE`` is ``engine`` or
+``bare``. It imports only what
 a combat needs: a heavier interpreter (pandas, the CLI) would make the garbage collector's full
 passes, and so the count, larger and less steady.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import sys
 from pathlib import Path
-from unittest.mock import patch
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
-import sim.rules.target10.round as t10_round  # noqa: E402 (after the checkout is on the path)
-from sim.run.runner import run_chunk  # noqa: E402
+from sim.run.runner import run_chunk  # noqa: E402 (after the checkout is on the path)
 from sim.scenario.loader import load_scenario  # noqa: E402
 
 #: The seed of every benchmark combat (benchmarks/driver.py's SEED).
@@ -40,16 +37,9 @@ def play(path: Path, mode: str, warm: int, measured: int) -> int:
                 module.play_bare(SEED, k)
         return warm + measured
     scenario = load_scenario(path)
-    # The bench's general path (driver.general_path): no duel lane, every round declared.
-    lane_off = (
-        patch.object(t10_round, "static_duel", lambda state: None)
-        if mode == "general"
-        else contextlib.nullcontext()
-    )
-    with lane_off:
-        run_chunk(scenario, SEED, 0, warm)
-        if measured:
-            run_chunk(scenario, SEED, 0, measured)
+    run_chunk(scenario, SEED, 0, warm)
+    if measured:
+        run_chunk(scenario, SEED, 0, measured)
     return warm + measured
 
 

@@ -6,19 +6,16 @@ the 5-against-5 ACS melee, it measures:
 - combats per second on one core: the engine playing chunks in this process, and side by side
   (interleaved rounds on the same combats) the duel's bare SimPy loop ``play_bare(seed, k)``
   from this folder, and the ratio engine / bare loop. Rates are CPU seconds of this process,
-  the best round of several, so other load on the machine counts as little as possible. The
-  Target 10 duel is timed twice in those rounds: as it runs (its duel lane) and on the general
-  round path, the lane switched off (issue 11: the general path's ratio, with and without the
-  fast path);
+  the best round of several, so other load on the machine counts as little as possible (the
+  Target 10 duel plays its general round: it has no other path since issue 22);
 - SimPy events per combat, engine and bare loop: counted on a benchmark-only subclass of
   ``simpy.Environment`` (the events each combat's environment processed), never in the engine;
 - the speed-up of every core over one worker: wall clock, the same combats, each run as
   :func:`sim.run.api.simulate` plays it (chunks, records, the outcome table and its summary);
 - peak memory (resident) of a run of the same combats streamed with ``out`` in one process.
 
-Then the issue's targets: each duel at least half its bare loop (the Target 10 duel also on its
-general path); two workers at least 1.7x one worker on 200,000 combats; one million Target 10
-combats streamed to a directory under 250 MB.
+Then the issue's targets: each duel at least half its bare loop; two workers at least 1.7x one
+worker on 200,000 combats; one million Target 10 combats streamed to a directory under 250 MB.
 
 A rule system gets its row by adding a line to :data:`REFERENCES` (its scenario and its bare
 loop); rows whose rule system is not registered, or whose files are missing, are left out.
@@ -44,7 +41,6 @@ import simpy
 from rich.table import Table
 
 import sim.engine.combat
-import sim.rules.target10.round as t10_round
 from sim.engine.combat import CombatEnvironment, SimPyInternals
 from sim.rules import RULE_SYSTEMS
 from sim.run.api import Execution, simulate
@@ -132,36 +128,18 @@ def load_bare(path: Path) -> ModuleType:
 # -- measurements ---------------------------------------------------------------------------------
 
 
-def general_path() -> Any:
-    """A context in which Target 10 plays every combat on its general round path.
-
-    The duel lane (:mod:`sim.rules.target10.duel`) is a fast path of the same rule functions;
-    with it switched off, a static duel takes declarations and steps like any other fight, so
-    the bench can time the general path on the reference duel. Only the bench does this.
-    """
-    return patch.object(t10_round, "static_duel", lambda state: None)
-
-
-def one_core_rates(
-    scenario: Any, play_bare: Any, combats: int, rounds: int = 7, general: bool = False
-) -> dict:
+def one_core_rates(scenario: Any, play_bare: Any, combats: int, rounds: int = 7) -> dict:
     """Combats per CPU second of the engine (and of the bare loop), best of ``rounds`` rounds.
 
-    The rounds alternate engine and bare loop over the same combat indices; with ``general``,
-    each round also plays them on the Target 10 general path (:func:`general_path`).
+    The rounds alternate engine and bare loop over the same combat indices.
     """
     per_round = max(combats // rounds, 1)
-    engine = bare = slow = 0.0
+    engine = bare = 0.0
     for r in range(rounds):
         first, last = r * per_round, (r + 1) * per_round
         start = time.process_time()
         run_chunk(scenario, SEED, first, last)
         engine = max(engine, per_round / max(time.process_time() - start, 1e-9))
-        if general:
-            with general_path():
-                start = time.process_time()
-                run_chunk(scenario, SEED, first, last)
-                slow = max(slow, per_round / max(time.process_time() - start, 1e-9))
         if play_bare is not None:
             start = time.process_time()
             for k in range(first, last):
@@ -170,7 +148,6 @@ def one_core_rates(
     return {
         "engine": engine,
         "bare": bare if play_bare is not None else None,
-        "general": slow if general else None,
     }
 
 
@@ -310,14 +287,11 @@ def run_bench(
     cores = available_cores()
     workers = workers or cores
     rows = []
-    general_rates: dict[str, tuple[float, float, float]] = {}
     for ref in references(root):
         scenario = load_scenario(root / ref.scenario)
         play_bare = load_bare(root / ref.bare).play_bare if ref.bare else None
         say(f"{ref.label}: one core")
-        rates = one_core_rates(scenario, play_bare, combats, general=ref.rules == "target10")
-        if rates["general"] is not None and rates["bare"]:
-            general_rates[ref.label] = (rates["general"], rates["bare"], rates["engine"])
+        rates = one_core_rates(scenario, play_bare, combats)
         say(f"{ref.label}: events")
         events = events_per_combat(scenario, play_bare, min(combats, 2000))
         say(f"{ref.label}: 1 and {workers} workers")
@@ -344,7 +318,7 @@ def run_bench(
                 "peak_memory_mb": memory["main_mb"],
             }
         )
-    targets = _targets(rows, cores, speedup_combats, memory_combats, root, say, general_rates)
+    targets = _targets(rows, cores, speedup_combats, memory_combats, root, say)
     return {
         "machine": {
             "cores": cores,
@@ -366,7 +340,6 @@ def _targets(
     memory_combats: int,
     root: Path,
     say: Any,
-    general_rates: dict[str, tuple[float, float, float]],
 ) -> list[dict]:
     targets = []
     for row in rows:
@@ -378,22 +351,6 @@ def _targets(
                     "limit": BARE_RATIO,
                     "unit": "ratio",
                     "passed": row["ratio"] >= BARE_RATIO,
-                }
-            )
-        if row["label"] in general_rates:
-            # The same duel on the general round path (the duel lane off), same rounds.
-            engine, bare, fast = general_rates[row["label"]]
-            targets.append(
-                {
-                    "target": f"{row['label']}, general path (no duel lane) >= "
-                    f"{BARE_RATIO:.0%} of its bare SimPy loop",
-                    "measured": engine / bare,
-                    "limit": BARE_RATIO,
-                    "unit": "ratio",
-                    "passed": engine / bare >= BARE_RATIO,
-                    "engine_per_s": engine,
-                    "bare_per_s": bare,
-                    "with_fast_path": fast / bare,
                 }
             )
     by_rules = {row["rules"]: row for row in rows if row["bare_per_s"] is not None}

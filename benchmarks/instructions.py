@@ -4,12 +4,12 @@
 shared machine by 10% or more from run to run). This counts the machine instructions the
 interpreter executes per combat, with Valgrind's callgrind, so that two versions of the engine
 can be compared to a fraction of a percent; issue 11's ratios (engine / bare loop, each
-reference duel, the Target 10 general path too) were checked this way::
+reference duel) were checked this way::
 
     python benchmarks/instructions.py [--combats 400] [--only target10 acs prop3] [--json]
 
-For each reference duel (:data:`driver.REFERENCES`) and path (the engine; for Target 10 also
-its general path, the duel lane switched off as the bench does; the bare loop), callgrind runs
+For each reference duel (:data:`driver.REFERENCES`) and path (the engine, the bare loop),
+callgrind runs
 a fresh interpreter twice on ``count_play.py``, with ``PYTHONHASHSEED=0``: once playing
 ``combats`` warm-up combats, once playing them and then the same combats again (the caches
 full, as in a long run). The difference over ``combats`` is the count per combat. A count
@@ -36,8 +36,8 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 
 from benchmarks import driver  # noqa: E402 (after the checkout is on the path)
 
-#: The paths counted: the engine as it runs, the Target 10 general path, the bare loop.
-MODES = ("engine", "general", "bare")
+#: The paths counted: the engine as it runs, the bare loop.
+MODES = ("engine", "bare")
 
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
@@ -90,35 +90,23 @@ def main(argv: list[str] | None = None) -> int:
     for ref in driver.REFERENCES:
         if args.only and ref.rules not in args.only:
             continue
-        counts = {
-            mode: count(ref.rules, mode, args.combats)
-            for mode in MODES
-            if mode != "general" or ref.rules == "target10"
-        }
+        counts = {mode: count(ref.rules, mode, args.combats) for mode in MODES}
         rows.append(
             {
                 "label": ref.label,
                 "rules": ref.rules,
                 **counts,
                 "ratio": counts["bare"] / counts["engine"],
-                **(
-                    {"general_ratio": counts["bare"] / counts["general"]}
-                    if "general" in counts
-                    else {}
-                ),
             }
         )
     if args.json:
         print(json.dumps({"combats": args.combats, "references": rows}))
         return 0
     print(f"instructions per combat ({args.combats} combats after as many to warm up)")
-    print(f"{'reference':<24}{'engine':>12}{'general':>12}{'bare':>12}{'bare/engine':>13}")
+    print(f"{'reference':<24}{'engine':>12}{'bare':>12}{'bare/engine':>13}")
     for row in rows:
-        general = f"{row['general']:>12,}" if "general" in row else f"{'':>12}"
         ratio = f"{row['ratio']:.3f}"
-        if "general_ratio" in row:
-            ratio += f" ({row['general_ratio']:.3f} general)"
-        print(f"{row['label']:<24}{row['engine']:>12,}{general}{row['bare']:>12,}  {ratio}")
+        print(f"{row['label']:<24}{row['engine']:>12,}{row['bare']:>12,}  {ratio}")
     return 0
 
 

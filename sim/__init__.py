@@ -5,9 +5,11 @@ and Combat Proposition Three as further rule systems. The public library:
 
 - :func:`load_scenario`: read and validate a scenario file;
 - :func:`simulate`: play N seeded combats and get the outcome table and summary;
-- :func:`replay`: narrate one combat of a run.
+- :func:`replay`: narrate one combat of a run;
+- :func:`odds`: the exact odds of one exchange for every attacker and defender pair.
 """
 
+from sim.exact.odds import odds
 from sim.run.api import Execution, RunInterrupted, RunResult, Storage, replay, simulate
 from sim.run.version import __version__
 from sim.scenario.loader import load_scenario, parse_scenario
@@ -22,6 +24,7 @@ __all__ = [
     "Storage",
     "__version__",
     "load_scenario",
+    "odds",
     "parse_scenario",
     "replay",
     "simulate",

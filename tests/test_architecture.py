@@ -23,7 +23,8 @@ from tests.conftest import ROOT
 # points at ``package.name`` when that is a module, else at the package.
 
 #: The layers, lowest first (the team's layer drawing, ``shared/layers.json``: engine <- rules <-
-#: scenario <- run <- analysis <- face), each a folder: a module's layer is the folder it lives
+#: scenario <- exact <- run <- analysis <- face; exact: the exact answers built on the rule
+#: systems' exchange laws, issue 23), each a folder: a module's layer is the folder it lives
 #: in. A module may import its own layer and those below it. The package's two top-level files
 #: are its faces: ``sim/__init__.py`` is the library (``simulate``, ``load_scenario``: the run
 #: layer's API) and ``sim/__main__.py`` is ``python -m sim`` (the command line).
@@ -31,6 +32,7 @@ FOLDERS: dict[str, str] = {
     "sim/engine/": "Engine",
     "sim/rules/": "Rules",
     "sim/scenario/": "Scenario",
+    "sim/exact/": "Exact",
     "sim/run/": "Run",
     "analysis/": "Analysis",
     "sim/cli/": "Face",

@@ -30,9 +30,12 @@ from analysis.report_text import summary_table
 from sim.cli.commands import COMMANDS
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
 from sim.engine.text import CONTROL, escape, visible
+from sim.exact.chain import TooManyStates
+from sim.exact.errors import NotExact
 from sim.rules.wording import counted
 from sim.run.api import Execution, RunInterrupted, Storage, simulate
 from sim.run.api import replay as replay_combat
+from sim.run.exact import METHODS, choose_method, exact_result
 from sim.run.files import WriteError, cause_of
 from sim.run.outdir import claim
 from sim.run.parallel import WorkerLost
@@ -538,6 +541,15 @@ COLUMNS_HELP = "\b\nThe table's columns:\n" + "\n".join(
 )
 @json_option()
 @precision_options
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="sample",
+    show_default=True,
+    help="sample: play combats; exact: solve the fight as a Markov chain (docs/exact.md); "
+    "auto: exact where a chain applies and fits its state cap, else sample (says which).",
+)
+@click.option("--exact", "exact_flag", is_flag=True, help="The same as --method exact.")
 @engine_options
 @handles_bad_input
 def run(
@@ -552,6 +564,8 @@ def run(
     precision: float | None,
     max_runs: int,
     batch: int,
+    method: str,
+    exact_flag: bool,
     execution: Execution,
     quiet: bool,
 ) -> None:
@@ -559,7 +573,8 @@ def run(
 
     The combats are played on every core (or a Dask cluster with --scheduler); the results are
     the same whatever the workers. Ctrl-C prints the summary of the combats finished so far;
-    with --out, run the same command again with --resume to finish.
+    with --out, run the same command again with --resume to finish. With --exact the fight is
+    solved instead (exact win, draw and length figures, no combat played).
 
     SCENARIO may also be a report made by `combatsim report` (REPORT.html): its combats are
     played again from the scenario, seed, runs and options it holds, and the command says
@@ -575,6 +590,12 @@ def run(
         # `combatsim run SCENARIO` does not load (see sim.cli.commands).
         module = importlib.import_module("sim.cli.commands.analysis")
         module.replay_report(scenario, execution, as_json)
+        return
+    if exact_flag:
+        method = "exact"
+    if method != "sample" and _ran_exactly(
+        scenario, method, as_json, runs, precision, out, resume, detail
+    ):
         return
     if resume and out is None:
         raise click.UsageError("--resume needs --out DIR, the directory of the run to finish")
@@ -620,6 +641,52 @@ def run(
     _show_summary(result.summary, result.scenario, as_json)
     if out is not None and not as_json:
         click.echo(f"saved to {out}/")
+
+
+def _ran_exactly(
+    scenario: Path,
+    method: str,
+    as_json: bool,
+    runs: int | None,
+    precision: float | None,
+    out: Path | None,
+    resume: bool,
+    detail: bool,
+) -> bool:
+    """Answer ``run --method exact|auto`` exactly where it can; False: sample it.
+
+    ``exact`` refuses a fight no chain plays, or one over the state cap, saying why; ``auto``
+    samples then and says so on stderr (as it does for a run that keeps its combats).
+    """
+    sampled_only = [
+        flag
+        for flag, given in (
+            ("--runs", runs is not None),
+            ("--precision", precision is not None),
+            ("--out", out is not None),
+            ("--resume", resume),
+            ("--detail", detail),
+        )
+        if given
+    ]
+    if sampled_only:
+        if method == "exact":
+            raise click.UsageError(f"an exact run plays no combat: not with {sampled_only[0]}")
+        click.echo(f"method: sample ({sampled_only[0]} asks for combats)", err=True)
+        return False
+    loaded = load_scenario(scenario)
+    try:
+        choice, fight = choose_method(loaded, method)
+    except (NotExact, TooManyStates) as why:
+        raise click.ClickException(f"{scenario}: no exact answer: {why}") from None
+    if fight is None:
+        click.echo(f"method: sample ({choice.reason})", err=True)
+        return False
+    if method == "auto":
+        click.echo("method: exact", err=True)
+    result = exact_result(loaded, fight)
+    _show_summary(result.summary, result.scenario, as_json)
+    return True
 
 
 def _show_interrupted(exc: RunInterrupted, as_json: bool, out: Path | None) -> None:

@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from sim.engine.reading import read_regular
+from sim.exact.fight import ExactFight
 from sim.run.choices import Execution, Storage
 from sim.run.collect import RunCollector, play_into
+from sim.run.exact import ExactResult, choose_method, exact_result
 from sim.run.interrupts import Halt
 from sim.run.narrate import narrate
 from sim.run.parallel import RunSpec, executor_for, plan_work
@@ -33,6 +35,7 @@ from sim.scenario.loader import load_scenario
 from sim.scenario.schema import Scenario
 
 __all__ = [
+    "ExactResult",
     "Execution",
     "RunInterrupted",
     "RunResult",
@@ -60,9 +63,10 @@ def simulate(
     storage: Storage | None = None,
     progress: ProgressWanted = False,
     cancel: threading.Event | None = None,
+    method: str = "sample",
     **deprecated: Any,
 ) -> RunResult:
-    """Play ``runs`` combats of a scenario and summarize them.
+    """Play ``runs`` combats of a scenario and summarize them, or answer it exactly.
 
     The combats are played in chunks on every core (or a Dask cluster); the tables are the
     same, row for row, whatever the execution. Left to itself, the run times its first combats
@@ -85,6 +89,10 @@ def simulate(
             thread of the run's; see :class:`~sim.run.progress.CallbackProgress`).
         cancel: set it (from any thread) to stop the run as Ctrl-C does: within a combat here,
             within a fraction of a second on a pool.
+        method: ``sample`` (the default, for now: what every run did before), ``exact`` (the
+            fight solved as a chain, :mod:`sim.exact`: an :class:`~sim.run.exact.ExactResult`
+            whatever ``runs`` and ``seed``) or ``auto`` (exact where a chain applies and fits
+            its state cap, sampled otherwise, and sampled with ``detail`` or a results folder).
         **deprecated: ``workers``, ``chunk_size``, ``scheduler``, ``out``, ``resume`` and
             ``force``, as before :class:`Execution` and :class:`Storage`; they still work for
             this release, with a :class:`DeprecationWarning`.
@@ -92,10 +100,16 @@ def simulate(
     Raises:
         RunInterrupted: on Ctrl-C or ``cancel``, with the result of the combats finished so far.
         sim.run.store.StoreMismatch: resuming into a folder that holds a different run.
+        sim.exact.errors.NotExact, sim.exact.chain.TooManyStates: ``method="exact"`` for a
+            fight no chain plays, or one over the state cap.
     """
     started = time.monotonic()  # the bar's final rate: the whole run's wall-clock time
     execution, storage = _choices(execution, storage, deprecated, "simulate")
     scenario = _scenario(scenario)
+    if method != "sample":
+        fight = _exact(scenario, method, detail or storage.out is not None)
+        if fight is not None:
+            return exact_result(scenario, fight, variant)
     runs = scenario.runs if runs is None else runs
     seed = scenario.seed if seed is None else seed
     if execution.chunk_size is None and storage.resume and storage.out is not None:
@@ -187,6 +201,19 @@ def replay(scenario: Scenario | str | Path, combat: int, seed: int | None = None
     seed = scenario.seed if seed is None else seed
     _result, trace = trace_combat(scenario, seed, combat)
     return narrate(scenario, trace, combat, seed)
+
+
+def _exact(scenario: Scenario, method: str, keeps_combats: bool) -> ExactFight | None:
+    """The fight solved exactly when ``method`` says so (None: sample it).
+
+    Under ``auto`` a run that keeps its combats (``detail``, a results folder) is sampled.
+    """
+    if method == "exact" and keeps_combats:
+        raise ValueError("an exact run plays no combat: no per-combatant table, no results folder")
+    if method == "auto" and keeps_combats:
+        return None
+    _choice, fight = choose_method(scenario, method)
+    return fight
 
 
 def _scenario(scenario: Scenario | str | Path) -> Scenario:

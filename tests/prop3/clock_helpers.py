@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 
+from tests.prop3.scripted import d8
+
 ARCHER = {"name": "A", "vigor": 4, "agility": 6, "skills": {"archery": "average"},
           "missile": {"name": "bow", "range": 5, "max_range": 25, "ammunition": "arrow"},
           "tactics": {"min_shot_dice": 0, "defend": "never"}}
@@ -42,12 +44,8 @@ def second(*plans):
     return [(amb, 12) for amb, _ in plans] + [(s, 10) for _, segs in plans for s in segs]
 
 
-def d8(*faces):
-    return [(f, 8) for f in faces]
-
-
 def no_pair(n):
-    """``n`` faces of d8 that make no pair even with 2 wiggle points."""
+    """A pool of ``n`` d8 that makes no pair even with 2 wiggle points."""
     return d8(*([1, 4, 7, 8, 8, 8][:n] if n > 1 else [4] * n))
 
 

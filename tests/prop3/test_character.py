@@ -7,7 +7,6 @@ import copy
 import pytest
 
 from sim.engine.combat import Combat
-from sim.engine.dice import Dice
 from sim.rules.prop3.character import (
     ATTACK_FORMS,
     BASH,
@@ -24,6 +23,8 @@ from sim.rules.prop3.models import Prop3Combatant, Prop3Options
 from sim.rules.prop3.pool import pool_size
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
+from tests.prop3.scripted import dice as scripted_dice
+from tests.prop3.scripted import pool, pools
 
 
 def profile(options=None, **stats) -> Profile:
@@ -96,7 +97,7 @@ def duel(attacker, defender, faces, options=None):
                       {"name": "d", "combatants": [defender]}]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces([(f, 8) for f in faces])
+    dice = scripted_dice(pools(8, 4, faces))  # every pool here has four dice
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
     rounds = prepared.rounds(combat)
@@ -121,7 +122,7 @@ def test_advantage_points_are_spent_to_turn_a_failure_into_a_success_and_not_reg
     assert x.data["result"].startswith("pair of 2s") and x.data["outcome"] == "hit"
     assert a.state.points[0] == 0
     assert [e.data["points"] for e in trace if e.kind == "advantage"] == [2]
-    rounds.fight.dice._buffer[:0] = [(6 - 0.5) / 6] + [(f - 0.5) / 8 for f in (8, 6, 4, 2)]
+    rounds.fight.dice._buffer[:0] = [(6 - 0.5) / 6, pool(8, 2, 4, 6, 8)]  # drawn last to first
     melee_attack(rounds.fight, a, d)  # none left: a fumble
     assert [e.data["outcome"] for e in trace if e.kind == "exchange"][-1] == "fumble"
 

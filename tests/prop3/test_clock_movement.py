@@ -18,8 +18,9 @@ from sim.run.choices import Execution
 from sim.run.narrate import narrate
 from sim.run.runner import trace_combat
 from sim.scenario.loader import load_scenario, scenario_from_dict
-from tests.conftest import SCENARIOS, scripted
+from tests.conftest import SCENARIOS
 from tests.prop3.clock_helpers import TARGET, clock, d8, events, kinds, second, with_
+from tests.prop3.scripted import scripted
 
 RUNNER = {"name": "K", "vigor": 4, "agility": 4, "actions": 2, "speed": 60,
           "tactics": {"attack": "bash", "defend": "never"}}

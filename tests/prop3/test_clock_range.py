@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import scripted
 from tests.prop3.clock_helpers import (
     ARCHER,
     JUST_A_MISS,
@@ -26,6 +25,7 @@ from tests.prop3.clock_helpers import (
     second,
     with_,
 )
+from tests.prop3.scripted import scripted
 
 A_FIRST = second((10, [5]), (1, [5]))
 """A ranks first; both act on segment 5."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 import copy
 
 from sim.engine.combat import Combat
-from sim.engine.dice import Dice
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.missiles import missile_attack
 from sim.scenario.loader import scenario_from_dict
+from tests.prop3.scripted import dice as scripted_dice
+from tests.prop3.scripted import pools
 
 HAMSTER = {"vigor": 4, "agility": 4, "weapon": {"name": "spear"}, "armor": {"name": "jack"},
            "tactics": {"attack": "bash", "defense": "dodge"}}
@@ -21,7 +22,7 @@ def setup(sides, faces, options=None):
             "sides": [{"name": name, "combatants": members} for name, members in sides]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces([(f, 8) for f in faces])
+    dice = scripted_dice(pools(8, 4, faces))  # every pool here has four dice
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
     rounds = prepared.rounds(combat)

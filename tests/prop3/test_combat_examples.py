@@ -12,9 +12,9 @@ from __future__ import annotations
 import copy
 
 from sim.engine.combat import Combat
-from sim.engine.dice import Dice
 from sim.rules.prop3.melee import melee_attack
 from sim.scenario.loader import scenario_from_dict
+from tests.prop3.scripted import d6, d8, dice
 
 MOONBELLY = {
     "name": "Moonbelly",
@@ -50,27 +50,19 @@ def scenario(moonbelly: dict, kronzer: dict, options: dict | None = None, time_l
     }
 
 
-def setup(data: dict, faces: list[tuple[int, int]]):
-    """A combat set up with scripted dice, not yet running; its round process and fighters."""
+def setup(data: dict, script: list):
+    """A combat set up with scripted draws, not yet running; its round process and fighters."""
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces(faces)
+    stream = dice(script)
     trace: list = []
-    combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
+    combat = Combat(prepared.spawn(stream), s.side_names, stream, s.time_limit_s, trace)
     rounds = prepared.rounds(combat)
-    return rounds, {f.name: f for f in combat.fighters}, trace, dice
+    return rounds, {f.name: f for f in combat.fighters}, trace, stream
 
 
 def events(trace, kind):
     return [e for e in trace if e.kind == kind]
-
-
-def d8(*faces):
-    return [(f, 8) for f in faces]
-
-
-def d6(*faces):
-    return [(f, 6) for f in faces]
 
 
 def with_tactics(block: dict, **tactics) -> dict:

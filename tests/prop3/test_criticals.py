@@ -10,8 +10,9 @@ from __future__ import annotations
 import copy
 
 from sim.engine.combat import Combat
-from sim.engine.dice import Dice
 from sim.scenario.loader import scenario_from_dict
+from tests.prop3.scripted import d8
+from tests.prop3.scripted import dice as scripted_dice
 
 A = {"name": "A", "vigor": 5, "agility": 5, "weapon": {"name": "sword"},
      "armor": {"name": "jack"}, "tactics": {"attack": "slash", "defense": "dodge"}}
@@ -25,16 +26,12 @@ def setup(faces, fighters, options=None):
                       {"name": "d", "combatants": fighters[1:]}]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces(faces)
+    dice = scripted_dice(faces)
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
     rounds = prepared.rounds(combat)
     rounds.set_order(combat.fighters)
     return rounds, combat.fighters, trace, dice
-
-
-def d8(*faces):
-    return [(f, 8) for f in faces]
 
 
 def exchanges(trace):

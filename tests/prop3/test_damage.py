@@ -10,6 +10,8 @@ from sim.rules.prop3.damage import out, track
 from sim.rules.prop3.melee import melee_attack
 from sim.run.records import combat_record
 from sim.scenario.loader import scenario_from_dict
+from tests.prop3.scripted import d8
+from tests.prop3.scripted import dice as scripted_dice
 
 
 @pytest.mark.parametrize(
@@ -32,14 +34,14 @@ def test_out_at_vigor_zero():
         track(0, 1, 0, 0)
 
 
-def duel(attacker: dict, defender: dict, faces, options=None, time_limit=600):
+def duel(attacker: dict, defender: dict, script, options=None, time_limit=600):
     data = {"name": "damage", "rules": "prop3", "options": options or {},
             "time_limit": time_limit,
             "sides": [{"name": "a", "combatants": [attacker]},
                       {"name": "d", "combatants": [defender]}]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces([(f, 8) for f in faces])
+    dice = scripted_dice(script)
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
     return prepared.rounds(combat), combat, trace, dice
@@ -53,8 +55,9 @@ DEFENDER = {"name": "D", "vigor": 2, "agility": 3, "armor": {"name": "jack"},
 
 def test_two_hits_make_a_wound_and_a_critical_is_a_wound():
     # Two hits (pairs against nothing), then a critical: Vigor 2 -> 1 -> 0, out.
-    faces = [1, 1, 3, 5, 7, 2, 4, 6, 1, 1, 3, 5, 7, 2, 4, 6, 4, 4, 4, 6, 8, 2, 4, 6]
-    rounds, combat, _trace, _dice = duel(ATTACKER, DEFENDER, faces)
+    hit = d8(1, 1, 3, 5, 7) + d8(2, 4, 6)  # A's 5d8 against D's 3d8 dodge
+    script = hit + hit + d8(4, 4, 4, 6, 8) + d8(2, 4, 6)
+    rounds, combat, _trace, _dice = duel(ATTACKER, DEFENDER, script)
     a, d = combat.fighters
     rounds.set_order([a, d])
     fight = rounds.fight
@@ -73,8 +76,8 @@ def test_a_lower_vigor_shrinks_the_vigor_pools():
     # D's block (a Vigor roll) after a wound: Vigor 3 -> 2, so 2 dice instead of 3.
     defender = {**DEFENDER, "vigor": 3, "shield": True, "tactics": {"defense": "block"}}
     attacker = {**ATTACKER, "tactics": {"attack": "slash"}}
-    faces = [4, 4, 4, 6, 8, 2, 5, 7, 1, 1, 3, 5, 7, 2, 5]
-    rounds, combat, trace, dice = duel(attacker, defender, faces)
+    script = d8(4, 4, 4, 6, 8) + d8(2, 5, 7) + d8(1, 1, 3, 5, 7) + d8(2, 5)
+    rounds, combat, trace, dice = duel(attacker, defender, script)
     a, d = combat.fighters
     rounds.set_order([a, d])
     melee_attack(rounds.fight, a, d)
@@ -86,7 +89,7 @@ def test_a_lower_vigor_shrinks_the_vigor_pools():
 
 def test_at_vigor_2_a_triple_is_only_a_pair_and_at_1_only_ones_succeed():
     weak = {**ATTACKER, "vigor": 2}
-    rounds, combat, trace, _ = duel(weak, DEFENDER, [3, 3, 2, 4, 6])
+    rounds, combat, trace, _ = duel(weak, DEFENDER, d8(3, 3) + d8(2, 4, 6))
     a, d = combat.fighters
     rounds.set_order([a, d])
     # The attack pool is Vigor 2: 2 dice, two 3s: a pair, never a critical.
@@ -94,7 +97,7 @@ def test_at_vigor_2_a_triple_is_only_a_pair_and_at_1_only_ones_succeed():
     x = next(e for e in trace if e.kind == "exchange")
     assert x.data["result"].startswith("pair of 3s") and x.data["outcome"] == "hit"
     feeble = {**ATTACKER, "vigor": 1, "size_category": 2}  # three dice, but Vigor 1
-    rounds, combat, trace, _dice = duel(feeble, DEFENDER, [2, 2, 2, 6])
+    rounds, combat, trace, _dice = duel(feeble, DEFENDER, d8(2, 2, 2))
     a, d = combat.fighters
     rounds.set_order([a, d])
     rounds.fight.dice._buffer.insert(0, (6 - 0.5) / 6)  # the fumble d6 (rolled last)
@@ -107,17 +110,16 @@ def test_the_fight_ends_at_the_end_of_the_round_in_which_a_side_is_out():
     # Round 1: A is first and misses (just a miss); D misses too. Round 2: A's critical takes D
     # (Vigor 1) out: the fight lasted two rounds of 6 s.
     defender = {**DEFENDER, "vigor": 1}
-    d8 = [(f, 8) for f in [1, 1, 3, 5, 2, 4, 6, 8, 8]]  # initiative: A's pair, D's nothing
-    d8 += [(f, 8) for f in [2, 4, 6, 8, 8]] + [(6, 6)]  # A fumbles: just a miss
-    d8 += [(2, 8), (6, 6)]  # D (Vigor 1: one die, and no 1) fumbles: just a miss
-    d8 += [(f, 8) for f in [4, 4, 4, 6, 8, 2, 4, 6, 8, 8]]  # A: triple 4s; D's dodge: no pair
-    data_faces = d8
+    script = d8(1, 1, 3, 5) + d8(2, 4, 6, 8, 8)  # initiative: A's pair, D's nothing
+    script += [*d8(2, 4, 6, 8, 8), (6, 6)]  # A fumbles: just a miss
+    script += [*d8(2), (6, 6)]  # D (Vigor 1: one die, and no 1) fumbles: just a miss
+    script += d8(4, 4, 4, 6, 8) + d8(2, 4, 6, 8, 8)  # A: triple 4s; D's dodge: no pair
     data = {"name": "end", "rules": "prop3", "time_limit": 600,
             "sides": [{"name": "a", "combatants": [{**ATTACKER, "agility": 4}]},
                       {"name": "d", "combatants": [{**defender, "agility": 5}]}]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces(data_faces)
+    dice = scripted_dice(script)
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, [])
     combat.run(prepared.start)
     assert not dice._buffer

@@ -18,6 +18,8 @@ from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.missiles import missile_attack
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
+from tests.prop3.scripted import d8
+from tests.prop3.scripted import dice as scripted_dice
 
 # (attack, defense): (attack dice lost, attack wiggle, defense dice lost, defense wiggle)
 TABLE = {
@@ -51,7 +53,7 @@ def play(attacker: dict, defender: dict, n_attack: int, n_defense: int, options=
     prepared = s.system.prepare(s)
     attack = [1, 1, *[3, 5, 7, 8, 8, 8, 8, 8, 8, 8][:max(0, n_attack - 2)]]
     defense = [2, 4, 6, 8, 2, 4, 6, 8][:n_defense]
-    dice = Dice.from_faces([(f, 8) for f in attack + defense])
+    dice = scripted_dice(d8(*attack) + d8(*defense))
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
     rounds = prepared.rounds(combat)
@@ -176,7 +178,7 @@ def test_a_fixed_defense_not_allowed_right_now_falls_back_to_the_best():
                       {"name": "d", "combatants": [defender]}]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces([(f, 8) for f in [1, 1, 3, 5, 7, 8, 2, 4, 6, 8]])
+    dice = scripted_dice(d8(1, 1, 3, 5, 7, 8) + d8(2, 4, 6, 8))
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, 600, trace)
     rounds = prepared.rounds(combat)
@@ -199,8 +201,7 @@ def test_missile_defense_table_in_combat(defense, dice):
                       {"name": "d", "combatants": [target]}]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    faces = [(f, 8) for f in [1, 1, 3, 5, 7, 8, *[2, 4, 6, 8, 2][:dice]]]
-    dice_stream = Dice.from_faces(faces)
+    dice_stream = scripted_dice(d8(1, 1, 3, 5, 7, 8) + d8(*[2, 4, 6, 8, 2][:dice]))
     trace: list = []
     combat = Combat(prepared.spawn(dice_stream), s.side_names, dice_stream, 600, trace)
     rounds = prepared.rounds(combat)

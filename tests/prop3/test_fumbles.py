@@ -15,6 +15,8 @@ from sim.engine.combat import Combat
 from sim.engine.dice import Dice
 from sim.rules.prop3.fumbles import FUMBLES, roll_fumble
 from sim.scenario.loader import scenario_from_dict
+from tests.prop3.scripted import d8
+from tests.prop3.scripted import dice as scripted_dice
 
 FUMBLER = {"name": "A", "vigor": 5, "agility": 5, "weapon": {"name": "sword"},
            "armor": {"name": "jack"}, "tactics": {"attack": "bash", "defense": "dodge"}}
@@ -30,17 +32,13 @@ def setup(faces, fumbler=FUMBLER, opponent=OPPONENT, options=None):
                       {"name": "d", "combatants": [copy.deepcopy(opponent)]}]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces(faces)
+    dice = scripted_dice(faces)
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
     rounds = prepared.rounds(combat)
     a, d = combat.fighters
     rounds.set_order([a, d])
     return rounds, a, d, trace, dice
-
-
-def d8(*faces):
-    return [(f, 8) for f in faces]
 
 
 def exchanges(trace):

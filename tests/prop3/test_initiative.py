@@ -5,15 +5,17 @@ from __future__ import annotations
 import copy
 
 from sim.engine.combat import Combat
-from sim.engine.dice import Dice
 from sim.rules.prop3.initiative import move_up, rank
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.pool import Result
+from sim.run.runner import trace_combat
 from sim.scenario.loader import scenario_from_dict
+from tests.prop3.scripted import d8, pool
+from tests.prop3.scripted import dice as scripted_dice
 
 FIGHTER = {"vigor": 4, "agility": 4, "weapon": {"name": "sword"}, "armor": {"name": "jack"},
            "tactics": {"attack": "bash", "defense": "dodge"}}
-NO_PAIR = [(2, 8), (4, 8), (6, 8), (8, 8)]
+NO_PAIR = d8(2, 4, 6, 8)
 
 
 def named(name: str, **extra) -> dict:
@@ -32,14 +34,10 @@ def setup(sides, faces, options=None, time_limit=600):
             "sides": [{"name": f"s{i}", "combatants": side} for i, side in enumerate(sides)]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces(faces)
+    dice = scripted_dice(faces)
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
     return prepared.rounds(combat), combat, trace, dice
-
-
-def d8(*faces):
-    return [(f, 8) for f in faces]
 
 
 def test_initiative_is_an_agility_speed_roll_best_result_first():
@@ -54,7 +52,7 @@ def test_initiative_is_an_agility_speed_roll_best_result_first():
 
 def test_initiative_disadvantage_on_speed_and_the_initiative_skill():
     slow = named("A", disadvantages={"speed": 1}, skills={"initiative": "excellent"})
-    faces = [*d8(1, 2, 3, 4), (1, 4), (1, 4), (3, 4)]  # B rolls 4d8; A 3d4 (Portly, excellent)
+    faces = [*d8(1, 2, 3, 4), pool(4, 1, 1, 3)]  # B rolls 4d8; A 3d4 (Portly, excellent)
     rounds, _combat, trace, dice = setup([[named("B")], [slow]], faces)
     rounds.roll_initiative()
     rolls = {e.actor: e.data["faces"] for e in trace if e.kind == "initiative"}
@@ -126,7 +124,7 @@ def best_duel(attacker_tactic: dict, defender_tactic: dict, attacker_higher: boo
     attacker = named("A", weapon={"name": "sword"}, tactics=attacker_tactic)
     defender = named("D", weapon={"name": "greatsword", "two_handed": True},
                      tactics=defender_tactic)
-    faces = [*NO_PAIR, (6, 6), *NO_PAIR[:3], (6, 6)]  # a fumble (just a miss) whatever forms
+    faces = [*NO_PAIR, (6, 6), *d8(2, 4, 6), (6, 6)]  # a fumble (just a miss) whatever forms
     rounds, combat, trace, _dice = setup([[attacker], [defender]], faces)
     a, d = combat.fighters
     rounds.set_order([a, d] if attacker_higher else [d, a])
@@ -147,3 +145,58 @@ def test_the_lower_declares_first_and_the_higher_answers_knowing_it():
     assert (parry["first"], parry["attack"]) == ("D", "bash")
     block = best_duel({"attack": "best"}, {"defense": "block"}, attacker_higher=True)
     assert (block["first"], block["attack"]) == ("D", "thrust")
+
+
+# -- pools of no dice (option initiative_no_dice) -------------------------------------------------
+
+NO_DICE = {"agility": 1, "disadvantages": {"speed": 1}}  # Agility 1, Portly: no initiative dice
+
+
+def test_pools_of_no_dice_do_not_roll_and_come_after_everyone_who_rolls():
+    # A and C have no initiative dice; B rolls nothing at all (no pair) and still goes first.
+    sides = [[named("A", **NO_DICE), named("B")], [named("C", **NO_DICE)]]
+    rounds, _combat, trace, dice = setup(sides, d8(2, 4, 6, 8))
+    rounds.roll_initiative()
+    assert [f.name for f in rounds.order] == ["B", "A", "C"]  # then as the scenario lists them
+    assert [(e.actor, e.data["faces"]) for e in trace if e.kind == "initiative"] == [
+        ("A", []), ("C", []), ("B", [2, 4, 6, 8])
+    ]
+    assert not dice._buffer
+
+
+def test_initiative_no_dice_random_orders_them_with_one_shuffle():
+    sides = [[named("A", **NO_DICE), named("B", **NO_DICE)], [named("C", **NO_DICE)]]
+    # The shuffle (Fisher and Yates): the last place takes index 0 of 3 (C and A swap), the
+    # second index 1 of 2 (B stays).
+    options = {"initiative_no_dice": "random"}
+    rounds, _combat, _trace, dice = setup(sides, [(1, 3), (2, 2)], options)
+    rounds.roll_initiative()
+    assert [f.name for f in rounds.order] == ["C", "B", "A"]
+    assert not dice._buffer
+
+
+def test_no_fight_rolls_off_between_pools_that_cannot_differ():
+    # Two fighters without initiative dice: they used to be rolled off up to 100 times a fight.
+    sides = [[named("A", **NO_DICE)], [named("B", **NO_DICE)]]
+    data = {"name": "idle", "rules": "prop3", "time_limit": 60,
+            "sides": [{"name": f"s{i}", "combatants": side} for i, side in enumerate(sides)]}
+    for how in ("listed", "random"):
+        scenario = scenario_from_dict({**data, "options": {"initiative_no_dice": how}})
+        for k in range(30):
+            _combat, trace = trace_combat(scenario, 1, k)
+            rolls = [e for e in trace if e.kind == "initiative"]
+            assert len(rolls) == 2 and all(e.data["faces"] == [] for e in rolls)
+            order = next(e.data["order"] for e in trace if e.kind == "order")
+            if how == "listed":
+                assert order == ["A", "B"]
+
+
+def test_a_pool_of_no_dice_never_beats_one_with_dice_as_the_roll_offs_had_it():
+    sides = [[named("A", **NO_DICE)], [named("B", agility=1)]]  # B: one die, a 1 to succeed
+    data = {"name": "one", "rules": "prop3", "time_limit": 60,
+            "sides": [{"name": f"s{i}", "combatants": side} for i, side in enumerate(sides)]}
+    scenario = scenario_from_dict(data)
+    for k in range(40):
+        _combat, trace = trace_combat(scenario, 2, k)
+        assert next(e.data["order"] for e in trace if e.kind == "order") == ["B", "A"]
+        assert sum(e.kind == "initiative" and e.actor == "A" for e in trace) == 1

@@ -15,7 +15,8 @@ from sim.rules.prop3.hybrid import PROP3_RESOLUTION, HybridBody, HybridOptions
 from sim.rules.prop3.models import HybridCombatant, HybridTactics
 from sim.scenario.loader import scenario_from_dict
 from sim.scenario.problems import ScenarioError
-from tests.conftest import ROOT, SCENARIOS, scripted
+from tests.conftest import ROOT, SCENARIOS
+from tests.prop3.scripted import d8, scripted
 
 FIGHTER = {"vigor": 4, "agility": 4, "weapon": {"name": "sword"}, "armor": {"name": "jack"},
            "tactics": {"attack": "bash", "defense": "dodge"}}
@@ -28,10 +29,6 @@ def hybrid(a=None, b=None, options=None, time_limit=1):
             "options": {"resolution": "prop3", **(options or {})},
             "sides": [{"name": "red", "combatants": [first]},
                       {"name": "blue", "combatants": [second]}]}
-
-
-def d8(*faces):
-    return [(f, 8) for f in faces]
 
 
 # Ambition: A 12, B 1 (A wins, free action on segment 1); action dice: both on segment 5.

@@ -7,8 +7,9 @@ import copy
 import pytest
 
 from sim.engine.combat import Combat
-from sim.engine.dice import Dice
 from sim.scenario.loader import scenario_from_dict
+from tests.prop3.scripted import d8
+from tests.prop3.scripted import dice as scripted_dice
 
 ARCHER = {"name": "A", "vigor": 4, "agility": 6, "skills": {"archery": "average"},
           "missile": {"name": "bow", "range": 5, "max_range": 25, "ammunition": "arrow"},
@@ -24,17 +25,13 @@ def setup(archer, target, distance, faces, options=None):
                       {"name": "t", "combatants": [target]}]}
     s = scenario_from_dict(data)
     prepared = s.system.prepare(s)
-    dice = Dice.from_faces(faces)
+    dice = scripted_dice(faces)
     trace: list = []
     combat = Combat(prepared.spawn(dice), s.side_names, dice, s.time_limit_s, trace)
     rounds = prepared.rounds(combat)
     a, t = combat.fighters
     rounds.set_order([a, t])
     return rounds, a, t, trace, dice
-
-
-def d8(*faces):
-    return [(f, 8) for f in faces]
 
 
 def no_pair(n):

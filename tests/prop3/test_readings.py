@@ -19,7 +19,7 @@ from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.models import Prop3Options, Rules
 from sim.rules.prop3.pool import Outcome, Result, read_roll, reading, resolve
 from sim.rules.prop3.wiggle import Response, best_response, best_roll, lowest_pair
-from tests.conftest import scripted
+from tests.prop3.scripted import scripted
 from tests.prop3.test_combat_examples import (
     KRONZER,
     MOONBELLY,

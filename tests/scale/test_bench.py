@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from sim.cli.app import cli
-from sim.cli.commands.bench import find_root, load_driver, render_plans
+from sim.cli.commands.bench import find_root, load_driver, render_exact, render_plans
 
 ROW_KEYS = {
     "label",
@@ -48,7 +48,7 @@ def test_bench_json_has_the_documented_shape():
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert set(report) == {"machine", "combats", "references", "targets", "plans"}
+    assert set(report) == {"machine", "combats", "references", "targets", "plans", "exact"}
     assert {"cores", "python", "simpy", "platform", "load_average"} <= set(report["machine"])
     rows = {row["label"]: row for row in report["references"]}
     assert {"ACS duel", "ACS melee 5v5"} <= set(rows)
@@ -78,15 +78,24 @@ def test_bench_json_has_the_documented_shape():
     # 10 combats of a duel are far below the 2 s that call for a pool.
     assert plans[("ACS duel", 10)]["workers"] == 1
 
+    # The exact engine's time next to the sampler's to reach ±0.5 points (the Target 10 duel).
+    exact = {row["label"]: row for row in report["exact"]}
+    assert "Target 10 duel" in exact
+    for row in exact.values():
+        assert set(row) == {"label", "states", "exact_s", "sample_combats", "sample_s"}
+        assert row["states"] > 0 and row["exact_s"] > 0 and row["sample_combats"] > 0
+
     # The same result as tables, with pass or fail per target.
     out = io.StringIO()
     console = Console(file=out, width=160)
     load_driver(find_root()).render(report, console)
     render_plans(report["plans"], console)
+    render_exact(report["exact"], console)
     text = out.getvalue()
     assert "ACS duel" in text and "targets" in text
     assert ("pass" in text) or ("FAIL" in text)
     assert "work plan" in text and "--workers 1" in text
+    assert "exact engine against the sampler" in text
 
 
 def test_bench_has_help_that_says_what_the_targets_are():

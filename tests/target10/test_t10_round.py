@@ -1,15 +1,10 @@
-"""The round: initiative order, simultaneous steps, the end of the fight, the fast lane."""
+"""The round: initiative order, simultaneous steps, the end of the fight, tracing."""
 
 from __future__ import annotations
 
 import copy
 
 from benchmarks.bare_target10 import play_bare
-from sim.engine.combat import Combat
-from sim.engine.dice import Dice
-from sim.rules.target10.duel import duel_plan, static_duel
-from sim.rules.target10.round import Target10Rounds
-from sim.rules.target10.system import Target10Prepared
 from sim.run.records import DRAW, combat_record, combatant_records
 from sim.run.runner import play, run_chunk
 from sim.scenario.loader import load_scenario, scenario_from_dict
@@ -69,7 +64,7 @@ def test_out_at_is_the_end_of_the_round():
     assert rows[1][6:8] == ("dead", 60.0)
 
 
-def test_the_fast_lane_gives_the_general_paths_results():
+def test_tracing_a_combat_does_not_change_its_results():
     base = load_scenario(SCENARIOS / "t10-cole-vs-francois.yaml").data
     variants = [base]
     lucky = copy.deepcopy(base)
@@ -78,7 +73,7 @@ def test_the_fast_lane_gives_the_general_paths_results():
     subdue = copy.deepcopy(base)
     subdue["sides"][0]["combatants"][0]["tactics"]["declare"]["action"] = "subdue"
     # Luck spent to hit (both readings of a finishing blow, and a chance threshold) and cover
-    # counted in melee: the lane calls the round's own functions for them.
+    # counted in melee.
     to_hit = copy.deepcopy(lucky)
     for side, when in zip(to_hit["sides"], ("when_hit_may_take_out", {"below_chance": 0.5}),
                           strict=True):
@@ -91,37 +86,15 @@ def test_the_fast_lane_gives_the_general_paths_results():
         scenario = scenario_from_dict(data)
         prepared = scenario.system.prepare(scenario)
         for k in range(300):
-            fast = play(scenario, prepared, 4, k)
-            general = play(scenario, prepared, 4, k, trace=[])  # tracing takes the general path
-            assert combat_record(fast, k, 4) == combat_record(general, k, 4)
-            assert combatant_records(fast, k, 4) == combatant_records(general, k, 4)
-            assert [f.luck for f in fast.fighters] == [f.luck for f in general.fighters]
-        assert prepared.lane.known and prepared.lane.plan is not None  # the lane was taken
+            untraced = play(scenario, prepared, 4, k)
+            traced = play(scenario, prepared, 4, k, trace=[])
+            assert combat_record(untraced, k, 4) == combat_record(traced, k, 4)
+            assert combatant_records(untraced, k, 4) == combatant_records(traced, k, 4)
+            assert [f.luck for f in untraced.fighters] == [f.luck for f in traced.fighters]
         if data is to_hit:
             spent = sum(3 - f.luck for k in range(300) for f in play(scenario, prepared, 4, k)
                         .fighters)
             assert spent > 100  # the luck-to-hit variant does spend its points
-
-
-def test_a_chunks_lane_memo_is_what_each_combat_would_find_for_itself():
-    duels = 0
-    for path in sorted(SCENARIOS.glob("t10-*.yaml")):
-        scenario = load_scenario(path)
-        prepared = scenario.system.prepare(scenario)
-        if not isinstance(prepared, Target10Prepared):
-            continue  # tests outside combat
-        for k in range(4):
-            dice = Dice(11, k)
-            combat = Combat(prepared.spawn(dice), scenario.side_names, dice, 60.0, None)
-            alone = duel_plan(Target10Rounds(combat, prepared.rules))
-            shared = static_duel(Target10Rounds(combat, prepared.rules, prepared.lane))
-            assert prepared.lane.known and prepared.lane.plan == alone
-            assert (shared is None) == (alone is None), path.name
-            if alone is not None and shared is not None:
-                assert (shared.a_rolls, shared.b_rolls) == (alone.a_rolls, alone.b_rolls)
-                assert (shared.a_kind, shared.b_kind) == (alone.a_kind, alone.b_kind)
-                duels += 1
-    assert duels >= 4  # the reference duel at least, each of its four combats
 
 
 def test_the_bare_benchmark_plays_the_same_duel():

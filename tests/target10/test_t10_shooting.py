@@ -7,12 +7,7 @@ if using a ranged weapon". Reloading, ammunition and cover are not in the text (
 
 from __future__ import annotations
 
-from sim.engine.combat import Combat
-from sim.engine.dice import Dice
 from sim.rules.target10.combat_rolls import MELEE, RANGED, cover_modifier, weapon_for
-from sim.rules.target10.duel import static_duel
-from sim.rules.target10.round import Target10Rounds
-from sim.scenario.loader import scenario_from_dict
 from tests.target10.t10_helpers import d6, d20, man, of, run, t10
 
 PISTOL = {"name": "pistol", "bonus": 2, "range": 20}
@@ -47,19 +42,6 @@ def test_fighting_hand_to_hand_uses_fight_and_melee_damage():
     attack = of(trace, "attack")[0]
     assert not attack.data["ranged"] and attack.data["modifier"] == 1  # FIGHT 1 + 1 vs 1
     assert f["B"].hp == 10 - 4
-
-
-def test_the_duel_lane_leaves_a_shooter_to_the_general_round():
-    def lane(a):
-        scenario = scenario_from_dict(t10([a], [man("B")]))
-        prepared = scenario.system.prepare(scenario)
-        dice = Dice(1, 0)
-        combat = Combat(prepared.spawn(dice), scenario.side_names, dice, 60.0, None)
-        return static_duel(Target10Rounds(combat, prepared.rules))
-
-    assert lane(_gunman()) is None
-    fight = {"declare": {"movement": "hold", "action": "kill"}, "point_blank": "fight"}
-    assert lane(_gunman(tactics=fight)) is not None
 
 
 def test_a_firearm_reloads_for_firearm_reload_rounds():

@@ -31,9 +31,14 @@ def test_unknown_words_are_refused_with_the_known_ones(bad):
     assert any(words in message for words in ("is not one", "a non-empty list", "a fraction"))
 
 
+class _Stats:
+    reach = 1.0
+    speed = 10.0
+
+
 class _F:
     def __init__(self, **kw):
-        self.__dict__.update(pos=0.0, reach=1.0, range=0.0, weapon_at=None, speed=10.0, hp=10,
+        self.__dict__.update(pos=0.0, stats=_Stats(), range=0.0, weapon_at=None, hp=10,
                              max_hp=10, on_ground=False, pinned_by=None, pinning=None,
                              held_until=-1, luck=0, last_move=-1, last_act=-1)
         self.__dict__.update(kw)

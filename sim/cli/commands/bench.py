@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,8 @@ from rich.table import Table
 import sim
 from sim.cli.app import Whole, handles_bad_input, json_option
 from sim.engine.errors import CommandError
+from sim.exact.errors import NotExact
+from sim.exact.fight import chain_for
 from sim.run.api import Execution, simulate
 from sim.run.parallel import close_shared_pool
 from sim.scenario.loader import load_scenario
@@ -115,12 +118,14 @@ def bench(
         say=say,
     )
     result["plans"] = measure_plans(root, driver, combats, say)
+    result["exact"] = measure_exact(root, driver, max(10, combats // 10), say)
     if as_json:
         click.echo(json.dumps(result))
     else:
         console = Console()
         driver.render(result, console)
         render_plans(result["plans"], console)
+        render_exact(result["exact"], console)
 
 
 def measure_plans(root: Path, driver: ModuleType, combats: int, say=None) -> list[dict]:
@@ -159,6 +164,67 @@ def measure_plans(root: Path, driver: ModuleType, combats: int, say=None) -> lis
                 }
             )
     return rows
+
+
+#: The half-width the sampler is timed to reach, against the exact answer (±0.5 points).
+HALF_WIDTH = 0.005
+#: The 95% interval's z.
+Z95 = 1.959964
+
+
+def measure_exact(root: Path, driver: ModuleType, combats: int, say=None) -> list[dict]:
+    """Each reference the exact engine solves: its CPU time, and the sampler's to reach ±0.5.
+
+    The sampler's time is that of the combats a 95% interval of ±0.5 points on the first
+    side's exact win rate needs, at the rate of ``combats`` combats played on one core.
+    """
+    rows = []
+    for ref in driver.references(root):
+        scenario = load_scenario(root / ref.scenario)
+        try:
+            chain_for(scenario)
+        except NotExact:
+            continue
+        if say is not None:
+            say(f"{ref.label}: exact")
+        began = time.process_time()
+        exact = simulate(scenario, method="exact")
+        exact_s = time.process_time() - began
+        p = next(iter(exact.summary["sides"].values()))["win_rate"]
+        needed = math.ceil(p * (1 - p) * (Z95 / HALF_WIDTH) ** 2)
+        began = time.process_time()
+        simulate(scenario, runs=combats, seed=1, execution=Execution(workers=1))
+        per_combat = (time.process_time() - began) / combats
+        rows.append(
+            {
+                "label": ref.label,
+                "states": exact.summary["states"],
+                "exact_s": exact_s,
+                "sample_combats": needed,
+                "sample_s": needed * per_combat,
+            }
+        )
+    return rows
+
+
+def render_exact(rows: list[dict], console: Console) -> None:
+    """The exact engine's table: its time next to the sampler's to reach ±0.5 points."""
+    table = Table(title="exact engine against the sampler (one core)", title_justify="left")
+    for name in ("reference", "states", "exact s", "combats to ±0.5", "sampler s"):
+        table.add_column(name, justify="left" if name == "reference" else "right")
+    for row in rows:
+        table.add_row(
+            row["label"],
+            f"{row['states']:,}",
+            f"{row['exact_s']:.2f}",
+            f"{row['sample_combats']:,}",
+            f"{row['sample_s']:.2f}",
+        )
+    console.print(table)
+    console.print(
+        "exact s: CPU time of the exact chain (docs/exact.md); sampler s: CPU time of the "
+        "combats a 95% interval of ±0.5 points on the first side's win rate needs"
+    )
 
 
 def render_plans(rows: list[dict], console: Console) -> None:

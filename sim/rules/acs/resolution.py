@@ -33,7 +33,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from sim.rules import base
-from sim.rules.acs.spells import ATTACK_ONLY
 from sim.rules.base import CLOSE, FLEE, WITHDRAW
 
 if TYPE_CHECKING:
@@ -46,6 +45,9 @@ if TYPE_CHECKING:
 StatsT = TypeVar("StatsT")
 #: A resolution's per-combat state of one combatant (``AcsFighter.state``), set by ``begin``.
 StateT = TypeVar("StateT")
+
+#: The effects a resolution supports when it says nothing (``Resolution.action_effects``).
+ATTACK_ONLY = frozenset({"attack"})
 
 if TYPE_CHECKING:
     #: A resolution of the ACS clock, with stats ``StatsT`` and state ``StateT``.

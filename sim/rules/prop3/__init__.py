@@ -9,7 +9,8 @@ defense).
 
 The combat: ``models`` (scenario models and options), ``character`` (stats to pools), ``fight``
 (what every attack needs), ``declaring`` (forms and pools of a melee attack), ``exchange`` (one
-exchange of rolls), ``melee`` and ``missiles`` (one attack), ``outcomes``, ``fumbles``,
+exchange of rolls as a pure function, and its exact law), ``spending`` (what each side counts),
+``melee`` and ``missiles`` (one attack), ``outcomes``, ``fumbles``,
 ``criticals``, ``counters`` (counter-attacks), ``damage`` (the damage track), ``cluster`` (many
 opponents), ``tactics`` (form choice), ``initiative``, ``round`` (the round process), ``system``
 (``rules: prop3``), ``hybrid`` (the ``prop3`` resolution of the ACS clock) and ``narration``.

@@ -20,7 +20,7 @@ one fight (nicks, weapon in hand, lasting effects, points left, position).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from sim.engine.combatant import Fighter
 from sim.engine.tactics import TARGETS
@@ -30,15 +30,31 @@ from sim.rules.prop3.models import (
     STAT_OF,
     STATS,
     SUBSTATS,
+    ArmorModel,
     DiceOptions,
     HybridCombatant,
     MissileModel,
     Prop3Combatant,
     Prop3Options,
     RangeOptions,
+    WeaponModel,
 )
-from sim.rules.prop3.pool import dice_offset, die_for, stat_dice
+from sim.rules.prop3.pool import Pool, can_crit, dice_offset, die_for, only_ones, stat_dice
 from sim.rules.prop3.ranged import AMMUNITION_FORM
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from sim.rules.acs.fighter import AcsFighter
+    from sim.rules.prop3.declaring import FormValues, Matchup
+    from sim.rules.prop3.hybrid import HybridBody, HybridProfile
+    from sim.rules.prop3.pool import Result
+
+    #: A state of an attack the form values depend on: the matchup, both Vigors, the attacker's
+    #: extra wiggle and the defender's dice lost (``declaring.form_values``).
+    ValuesKey: TypeAlias = tuple[Matchup, int, int, int, int]
+    #: The same with the attack form and the defense form (None: none): ``declaring.melee_pools``.
+    PoolsKey: TypeAlias = tuple[Matchup, int, int, int, int, int, int | None]
 
 BASH, SLASH, THRUST, DODGE, BLOCK, PARRY, ARCHERY, THROWN, INITIATIVE = range(len(SKILLS))
 """Roll indices, in the order of :data:`~sim.rules.prop3.models.SKILLS`."""
@@ -60,7 +76,7 @@ AIM_NEVER, AIM_FIRST, AIM_ALWAYS = 0, 1, 2
 _VIGOR = 0
 
 
-def _form_choice(name: str, forms: tuple) -> int:
+def _form_choice(name: str, forms: tuple[AttackForm, ...] | tuple[DefenseForm, ...]) -> int:
     if name == "best":
         return BEST
     if name == "random":
@@ -125,17 +141,19 @@ class Profile:
         "armor",
         "attack",
         "base",
-        "cache",
         "choose",
         "defense",
         "each_action",
         "has_points",
+        "matchups",
         "min_dice",
         "missile",
+        "missile_defenses",
         "move_up",
         "natural",
         "offset",
         "points",
+        "pools",
         "rating",
         "secured",
         "shield",
@@ -145,6 +163,7 @@ class Profile:
         "speed",
         "start_points",
         "stat",
+        "values",
         "weapon",
         "weapon_name",
     )
@@ -153,56 +172,26 @@ class Profile:
         rules_points = options.advantage_points
         self.base = tuple(getattr(model, s) for s in STATS)
         self.size = model.size_category
-        substats = roll_substats(options)
-        stat, sides, offset, points = [], [], [], []
-        race = model.race_proficiency
-        for skill, substat in zip(SKILLS, substats, strict=True):
-            stat_name = STAT_OF[substat]
-            index = STATS.index(stat_name)
-            race_die = die_for(getattr(race, stat_name))
-            own = getattr(model.skills, skill)
-            die = race_die if own is None else die_for(own)
-            if options.die_source == "best":
-                die = min(die, race_die)
-            stat.append(index)
-            sides.append(die)
-            offset.append(
-                dice_offset(
-                    size=model.size_category,
-                    vigor=index == _VIGOR,
-                    disadvantages=getattr(model.disadvantages, substat),
-                )
-            )
-            focus = [8 + j for j, f in enumerate(model.focuses) if skill in f.skills]
-            points.append((*focus, SUBSTATS.index(substat)))
-        self.stat = tuple(stat)
-        self.sides = tuple(sides)
-        self.offset = tuple(offset)
-        self.points = tuple(points)
+        rolls = [
+            _roll(model, options, skill, substat)
+            for skill, substat in zip(SKILLS, roll_substats(options), strict=True)
+        ]
+        self.stat = tuple(r[0] for r in rolls)
+        self.sides = tuple(r[1] for r in rolls)
+        self.offset = tuple(r[2] for r in rolls)
+        self.points = tuple(r[3] for r in rolls)
         self.start_points = (
             *(getattr(model.advantages, s) * rules_points for s in SUBSTATS),
             *(f.points for f in model.focuses),
         )
         self.has_points = any(self.start_points)
         w = model.weapon
-        self.weapon = Weapon(
-            bash=_rating(w.bash),
-            slash=_rating(w.slash),
-            thrust=_rating(w.thrust),
-            two_handed=w.two_handed,
-        )
+        self.weapon = _weapon(w)
         self.weapon_name: str = w.name
         self.rating = tuple(self.weapon.rating(f) for f in ATTACK_FORMS)
         self.natural: bool = w.natural
         self.secured: bool = w.secured or w.natural
-        a = model.armor
-        self.armor = (
-            None
-            if a is None
-            else Armor(
-                bash=Rating(a.bash), slash=Rating(a.slash), thrust=Rating(a.thrust), heavy=a.heavy
-            )
-        )
+        self.armor = _armor(model.armor)
         self.shield: bool = model.shield
         tactics = model.tactics
         self.attack = _form_choice(tactics.attack, ATTACK_FORMS)
@@ -224,11 +213,59 @@ class Profile:
             self.advance = model.tactics.movement == "close"
         self.choose = TARGETS[tactics.target]
         self.each_action = tactics.retarget == "each_action"
-        self.cache: dict = {}  # matchups and form values against other profiles (melee.py)
+        # What it can do against other profiles, kept as the fight finds it (declaring.py,
+        # missiles.py): the matchup, the pools and the form values in a given state, and the
+        # defenses its gear allows against a missile (with its weapon in hand or not).
+        self.matchups: dict[tuple[Profile, bool], Matchup] = {}
+        self.pools: dict[PoolsKey, tuple[Pool, Pool | None]] = {}
+        self.values: dict[ValuesKey, FormValues] = {}
+        self.missile_defenses: dict[bool, list[int]] = {}
+
+
+def _roll(
+    model: Prop3Combatant | HybridCombatant, options: DiceOptions, skill: str, substat: str
+) -> tuple[int, int, int, tuple[int, ...]]:
+    """One roll of a stat block: its stat's index, its die, its dice offset, its point pools.
+
+    The die is the skill's proficiency, the race's with the stat without the skill (option
+    ``die_source``); the offset is size on Vigor rolls minus the sub-stat's disadvantages; the
+    point pools are the skill focuses that name the skill, then the sub-stat's advantages.
+    """
+    stat_name = STAT_OF[substat]
+    index = STATS.index(stat_name)
+    race_die = die_for(getattr(model.race_proficiency, stat_name))
+    own = getattr(model.skills, skill)
+    die = race_die if own is None else die_for(own)
+    if options.die_source == "best":
+        die = min(die, race_die)
+    offset = dice_offset(
+        size=model.size_category,
+        vigor=index == _VIGOR,
+        disadvantages=getattr(model.disadvantages, substat),
+    )
+    focus = [8 + j for j, f in enumerate(model.focuses) if skill in f.skills]
+    return index, die, offset, (*focus, SUBSTATS.index(substat))
 
 
 def _rating(value: str | None) -> Rating | None:
     return None if value is None else Rating(value)
+
+
+def _weapon(w: WeaponModel) -> Weapon:
+    """The hot-path copy of a melee weapon: its rating for each attack form."""
+    return Weapon(
+        bash=_rating(w.bash),
+        slash=_rating(w.slash),
+        thrust=_rating(w.thrust),
+        two_handed=w.two_handed,
+    )
+
+
+def _armor(a: ArmorModel | None) -> Armor | None:
+    """The hot-path copy of armor (None: no armor)."""
+    if a is None:
+        return None
+    return Armor(bash=Rating(a.bash), slash=Rating(a.slash), thrust=Rating(a.thrust), heavy=a.heavy)
 
 
 class Body:
@@ -317,6 +354,13 @@ def pool_dice(fighter: Fighter, profile: Profile, roll: int) -> int:
     return stat_dice(stat_now(fighter, profile, roll), profile.offset[roll])
 
 
+def ready_pool(fighter: Combatant, roll: int, dice: int, wiggle: int) -> Pool:
+    """``fighter``'s pool for ``roll``: its die and the stat rules as its stats stand now."""
+    profile = fighter.state.profile
+    stat = stat_now(fighter, profile, roll)
+    return Pool(roll, dice, profile.sides[roll], wiggle, can_crit(stat), only_ones(stat))
+
+
 class P3Fighter(Fighter):
     """A combatant in Proposition Three rounds.
 
@@ -338,4 +382,12 @@ class P3Fighter(Fighter):
         self.state = Body(profile)
         self.place = 0
         self.skips = profile.move_up
-        self.init: Any = None
+        self.init: Result | None = None
+
+
+if TYPE_CHECKING:
+    #: A combatant of Proposition Three: one of its rounds, or one on the ACS clock (the hybrid).
+    Combatant: TypeAlias = P3Fighter | AcsFighter[HybridProfile, HybridBody]
+
+#: The combatants of one fight (:class:`P3Fighter` in rounds, the ACS clock's in the hybrid).
+F = TypeVar("F", bound="P3Fighter | AcsFighter[HybridProfile, HybridBody]")

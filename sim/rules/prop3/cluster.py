@@ -19,7 +19,7 @@ opponents") reads it:
 
 from __future__ import annotations
 
-from typing import Any
+from sim.engine.combatant import Fighter
 
 
 class Cluster:
@@ -33,7 +33,7 @@ class Cluster:
     __slots__ = ("hits", "volleys")
 
     def __init__(self, sides: int) -> None:
-        self.hits: list[tuple[Any, Any]] = []
+        self.hits: list[tuple[Fighter, Fighter]] = []
         self.volleys = [0] * sides
 
     def new_round(self, volleys: bool = True) -> None:
@@ -43,7 +43,7 @@ class Cluster:
         if volleys:
             self.volleys = [0] * len(self.volleys)
 
-    def ally_bonus(self, me: Any, target: Any, same_target: bool) -> int:
+    def ally_bonus(self, me: Fighter, target: Fighter, same_target: bool) -> int:
         """Wiggle for ``me``'s melee attack: other members of its side who hit this round."""
         if not self.hits:
             return 0
@@ -55,7 +55,7 @@ class Cluster:
         }
         return len(allies)
 
-    def hit(self, me: Any, target: Any) -> None:
+    def hit(self, me: Fighter, target: Fighter) -> None:
         """Record a melee hit."""
         self.hits.append((me, target))
 

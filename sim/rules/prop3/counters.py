@@ -18,14 +18,13 @@ attack imports one above it.
 
 from __future__ import annotations
 
-from typing import Any
-
+from sim.rules.prop3.character import F
 from sim.rules.prop3.fight import Fight
 from sim.rules.prop3.melee import auto_hit, melee_attack
 from sim.rules.prop3.missiles import missile_attack, missile_auto_hit, shot_reach
 
 
-def counter_attack(fight: Fight, fighter: Any, target: Any, automatic: bool) -> None:
+def counter_attack(fight: Fight[F], fighter: F, target: F, automatic: bool) -> None:
     """``fighter``'s immediate free counter-attack on ``target``.
 
     Args:

@@ -20,9 +20,12 @@ takes its effects with it. Effects stack: two critical blocks cost two dice.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from sim.rules.prop3.character import BLOCK, DODGE, PARRY
+from sim.rules.prop3.character import BLOCK, DODGE, PARRY, F
+
+if TYPE_CHECKING:
+    from sim.rules.prop3.fight import Fight
 
 BLOCK_DICE = 1
 """Defense dice an attacker loses to a critical block (the text: a die)."""
@@ -34,7 +37,7 @@ CRITICAL_DEFENSES = {DODGE: "dodge", BLOCK: "block", PARRY: "parry"}
 """Roll index of each defense form, by name."""
 
 
-def critical_defense(fight: Any, attacker: Any, defender: Any, form: int) -> None:
+def critical_defense(fight: Fight[F], attacker: F, defender: F, form: int) -> None:
     """Apply the effect of ``defender``'s critical defense (form index 0..2) on ``attacker``."""
     roll = DODGE + form
     if fight.tracing:

@@ -17,10 +17,17 @@ or a shield"); RULINGS part C ("Declaring", "Forms"). The choice itself is a tac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic
 
-from sim.rules.prop3.character import ATTACK_FORMS, DODGE, RANDOM, Profile, pool_dice
-from sim.rules.prop3.exchange import ready_pool
+from sim.rules.prop3.character import (
+    ATTACK_FORMS,
+    DODGE,
+    RANDOM,
+    F,
+    Profile,
+    pool_dice,
+    ready_pool,
+)
 from sim.rules.prop3.forms import Effect, Modifiers, attack_allowed
 from sim.rules.prop3.pool import Pool
 from sim.rules.prop3.ranged import size_effect
@@ -37,6 +44,7 @@ from sim.rules.prop3.tactics import (
 )
 
 if TYPE_CHECKING:
+    from sim.rules.prop3.character import Combatant
     from sim.rules.prop3.fight import Fight
     from sim.rules.prop3.models import Rules
 
@@ -89,9 +97,9 @@ class Matchup:
 def matchup(pa: Profile, pd: Profile, armed: bool, rules: Rules) -> Matchup:
     """The cached :class:`Matchup` of two profiles (the defender's weapon in hand or not)."""
     key = (pd, armed)
-    found = pa.cache.get(key)
+    found = pa.matchups.get(key)
     if found is None:
-        found = pa.cache[key] = Matchup(pa, pd, armed, rules)
+        found = pa.matchups[key] = Matchup(pa, pd, armed, rules)
     return found
 
 
@@ -113,7 +121,7 @@ class FormValues:
 
 
 def melee_pools(
-    a_f: Any, d_f: Any, m: Matchup, a: int, d: int | None, xw: int, xl: int
+    a_f: Combatant, d_f: Combatant, m: Matchup, a: int, d: int | None, xw: int, xl: int
 ) -> tuple[Pool, Pool | None]:
     """Both pools of attack form ``a`` against defense form ``d`` (None: no defense roll).
 
@@ -124,7 +132,7 @@ def melee_pools(
     """
     pa = a_f.state.profile
     key = (m, a_f.hp, d_f.hp, xw, xl, a, d)
-    found = pa.cache.get(key)
+    found = pa.pools.get(key)
     if found is not None:
         return found
     size = m.size
@@ -133,7 +141,7 @@ def melee_pools(
         alone = m.unopposed(a)
         lost = alone.dice_lost + size.attack_dice_lost
         attack = ready_pool(a_f, a, max(0, base - lost), alone.wiggle + xw + size.attack_wiggle)
-        found = pa.cache[key] = (attack, None)
+        found = pa.pools[key] = (attack, None)
         return found
     form = m.form(a, d)
     lost = form.attack_dice_lost + size.attack_dice_lost
@@ -146,11 +154,13 @@ def melee_pools(
         max(0, pool_dice(d_f, d_f.state.profile, roll) - lost),
         form.defense_wiggle + size.defense_wiggle,
     )
-    found = pa.cache[key] = (attack, defense)
+    found = pa.pools[key] = (attack, defense)
     return found
 
 
-def form_values(fight: Fight, a_f: Any, d_f: Any, m: Matchup, xw: int, xl: int) -> FormValues:
+def form_values(
+    fight: Fight[F], a_f: F, d_f: F, m: Matchup, xw: int, xl: int
+) -> FormValues:
     """The :class:`FormValues` of an attack, cached on the attacker's profile.
 
     The key is the state that changes them: both combatants' Vigor, the attacker's extra wiggle
@@ -158,7 +168,7 @@ def form_values(fight: Fight, a_f: Any, d_f: Any, m: Matchup, xw: int, xl: int) 
     """
     pa = a_f.state.profile
     key = (m, a_f.hp, d_f.hp, xw, xl)
-    found = pa.cache.get(key)
+    found = pa.values.get(key)
     if found is not None:
         return found
     rules = fight.rules
@@ -172,16 +182,16 @@ def form_values(fight: Fight, a_f: Any, d_f: Any, m: Matchup, xw: int, xl: int) 
             if m.allowed[a][d]:
                 attack, defense = melee_pools(a_f, d_f, m, a, d, xw, xl)
                 values[a][d] = melee_value(attack, defense, keep, hit, crit, 0, rules.cuts)
-    found = pa.cache[key] = FormValues(values, undefended)
+    found = pa.values[key] = FormValues(values, undefended)
     return found
 
 
-class LazyValues:
+class LazyValues(Generic[F]):
     """The form values of one attack, computed only if a tactic needs them."""
 
     __slots__ = ("a_f", "d_f", "fight", "got", "m", "xl", "xw")
 
-    def __init__(self, fight: Fight, a_f: Any, d_f: Any, m: Matchup, xw: int, xl: int) -> None:
+    def __init__(self, fight: Fight[F], a_f: F, d_f: F, m: Matchup, xw: int, xl: int) -> None:
         self.fight, self.a_f, self.d_f, self.m, self.xw, self.xl = fight, a_f, d_f, m, xw, xl
         self.got: FormValues | None = None
 
@@ -192,13 +202,13 @@ class LazyValues:
         return self.got
 
 
-def pick(fight: Fight, choices: list[int]) -> int:
+def pick(fight: Fight[F], choices: list[int]) -> int:
     """One of ``choices`` at random, on the combat's dice (no roll when there is one choice)."""
     return choices[fight.dice.index(len(choices))] if len(choices) > 1 else choices[0]
 
 
 def choose_attack(
-    fight: Fight, tactic: int, m: Matchup, values: LazyValues, d: int | None, first: bool
+    fight: Fight[F], tactic: int, m: Matchup, values: LazyValues[F], d: int | None, first: bool
 ) -> int:
     """The attack form by the attacker's tactic (declared first, or knowing defense ``d``)."""
     attacks = m.attacks
@@ -221,7 +231,7 @@ def choose_attack(
 
 
 def choose_defense(
-    fight: Fight, tactic: int, m: Matchup, values: LazyValues, a: int | None
+    fight: Fight[F], tactic: int, m: Matchup, values: LazyValues[F], a: int | None
 ) -> int | None:
     """The defense form by the defender's tactic (declared first if ``a`` is None)."""
     choices = m.declarable if a is None else m.answers[a]

@@ -193,8 +193,7 @@ def attack_odds(
         defense_crit_allowed: False for a defender's stat at 2.
         defense_only_ones: True for a defender's stat at 1.
         defense_save_points: wiggle points the defender gets only if its defense fails (armor
-            excellent against a missile's ammunition, ``ranged.armor_save_points``); the
-            defender then answers again, with the same roll and the extra points.
+            excellent against a missile's ammunition): it answers again with the same roll.
         cuts: how a defender pair meets an attacking triple (``pool.CUTS``: options
             ``cut_or_tie`` and ``critical_always_wins``).
 

@@ -5,8 +5,9 @@ hybrid (:mod:`~sim.rules.prop3.hybrid`); they differ only in who counts as highe
 how far apart two combatants are, whether a defender may defend, and how a lost point of Vigor
 takes a combatant out. Here are the parts they share:
 
-- rolling and wiggling a pool, spending the persistent points (advantages and skill focuses,
-  option ``advantage_spending``) on top of the fresh combat points;
+- playing an exchange (:func:`~sim.rules.prop3.exchange.roll_exchange`, a pure function) and
+  applying what it returns: the persistent points (advantages and skill focuses) it spent taken
+  off the combatants, the defense roll booked, the trace told;
 - the damage track (:mod:`~sim.rules.prop3.damage`);
 - effects "until the next action" (stumble, fall, critical block and dodge), registered on the
   combatant whose next action ends them and undone then;
@@ -18,120 +19,32 @@ takes a combatant out. Here are the parts they share:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic
 
-from sim.rules.prop3.character import LastingEffect
+from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, F, LastingEffect
 from sim.rules.prop3.cluster import Cluster
 from sim.rules.prop3.damage import track
-from sim.rules.prop3.pool import (
-    CRIT_REDUCED,
-    CRITICAL_DEFENSE,
-    CRITICAL_HIT,
-    DEFENDED,
-    FAILED_DEFENSES,
-    FUMBLE,
-    HIT,
-    NO_SET,
-    TIE,
-    resolve,
-)
-from sim.rules.prop3.ranged import missile_defense
-from sim.rules.prop3.wiggle import AttackerPolicy, DefenderPolicy, Defense, Wiggled
+from sim.rules.prop3.exchange import ExchangeInput, ExchangeOutcome, roll_exchange
+from sim.rules.prop3.spending import attack_wiggle, defense_wiggle
 
 if TYPE_CHECKING:
     from sim.engine.combat import Combat
+    from sim.rules.prop3.character import Body
+    from sim.rules.prop3.exchange import Attempt
     from sim.rules.prop3.models import Rules
-    from sim.rules.prop3.pool import Pool, Result
-
-_DEFENSE_RANK = {
-    CRITICAL_HIT: 0,
-    HIT: 1,
-    CRIT_REDUCED: 1,
-    TIE: 2,
-    DEFENDED: 3,
-    CRITICAL_DEFENSE: 4,
-    FUMBLE: 5,
-}
-"""How good an outcome is for the defender."""
+    from sim.rules.prop3.pool import Pool
 
 
-@lru_cache(maxsize=1 << 16)
-def _attack_cached(
-    policy: AttackerPolicy,
-    faces: tuple[int, ...],
-    sides: int,
-    points: int,
-    keep: str,
-    crit: bool,
-    ones: bool,
-) -> Wiggled:
-    return policy(faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
-
-
-@lru_cache(maxsize=1 << 16)
-def _defense_cached(
-    policy: DefenderPolicy,
-    attack: Result,
-    faces: tuple[int, ...],
-    sides: int,
-    points: int,
-    keep: str,
-    crit: bool,
-    ones: bool,
-    cuts: str,
-) -> Defense:
-    return policy(
-        attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones, cuts=cuts
-    )
-
-
-def attack_policy(
-    policy: AttackerPolicy, faces: Sequence[int], pool: Pool, keep: str, tracing: bool
-) -> Wiggled:
-    """An attacker policy's answer for ``pool``, cached by the sorted faces when not tracing.
-
-    The policies sort the roll before searching, so their result and the points they spend do
-    not depend on the order of the faces; only the trace shows the wiggled dice in rolled order.
-    """
-    sides, points, crit, ones = pool.sides, pool.wiggle, pool.crit_allowed, pool.only_ones
-    if tracing:
-        return policy(faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones)
-    return _attack_cached(policy, tuple(sorted(faces)), sides, points, keep, crit, ones)
-
-
-def defense_policy(
-    policy: DefenderPolicy,
-    attack: Result,
-    faces: Sequence[int],
-    sides: int,
-    points: int,
-    keep: str,
-    crit: bool,
-    ones: bool,
-    tracing: bool,
-    cuts: str = "cut",
-) -> Defense:
-    """A defender policy's answer, cached like :func:`attack_policy`."""
-    if tracing:
-        return policy(
-            attack, faces, sides, points, keep=keep, crit_allowed=crit, only_ones=ones, cuts=cuts
-        )
-    return _defense_cached(
-        policy, attack, tuple(sorted(faces)), sides, points, keep, crit, ones, cuts
-    )
-
-
-def weapon_down(body: Any) -> bool:
+def weapon_down(body: Body) -> bool:
     """Whether a fumble left the melee weapon, or the missile weapon, out of hand."""
     return not body.armed or (body.profile.missile is not None and not body.bow)
 
 
-CounterAttack = Callable[["Fight", Any, Any, bool], None]
-"""Makes a free counter-attack: ``counter(fight, fighter, target, automatic)``."""
+#: Makes a free counter-attack: ``counter(fight, fighter, target, automatic)``.
+CounterAttack = Callable[["Fight[F]", F, F, bool], None]
 
 
-class Fight:
+class Fight(Generic[F]):
     """The state of one fight that attacks read and change.
 
     Args:
@@ -142,7 +55,7 @@ class Fight:
 
     __slots__ = ("_counter", "cluster", "combat", "dice", "rules", "tracing")
 
-    def __init__(self, combat: Combat[Any], rules: Rules, counter: CounterAttack) -> None:
+    def __init__(self, combat: Combat[F], rules: Rules, counter: CounterAttack[F]) -> None:
         self._counter = counter
         self.combat = combat
         self.dice = combat.dice
@@ -152,29 +65,29 @@ class Fight:
 
     # -- what the round process and the hybrid decide ---------------------------------------------
 
-    def higher(self, a: Any, b: Any) -> bool:
+    def higher(self, a: F, b: F) -> bool:
         """Whether ``a`` is higher than ``b`` in initiative (``b`` then declares first)."""
         raise NotImplementedError
 
-    def distance(self, a: Any, b: Any) -> float:
+    def distance(self, a: F, b: F) -> float:
         """Feet between two combatants."""
         return 0.0
 
-    def can_defend(self, defender: Any, primary: bool) -> bool:
+    def can_defend(self, defender: F, primary: bool) -> bool:
         """Whether ``defender`` may roll a defense against this attack."""
         return True
 
-    def defense_rolled(self, defender: Any, primary: bool) -> None:
+    def defense_rolled(self, defender: F, primary: bool) -> None:
         """Book-keep a defense roll."""
         defender.defenses += 1
 
-    def lose_vigor(self, attacker: Any, target: Any, wounds: int) -> None:
+    def lose_vigor(self, attacker: F | None, target: F, wounds: int) -> None:
         """Lower ``target``'s Vigor (its hit points) by ``wounds``; out at 0."""
         raise NotImplementedError
 
     # -- damage -----------------------------------------------------------------------------------
 
-    def harm(self, attacker: Any, target: Any, nicks: int, wounds: int) -> None:
+    def harm(self, attacker: F | None, target: F, nicks: int, wounds: int) -> None:
         """Put nicks and wounds on ``target``'s damage track."""
         body = target.state
         body.nicks, wounds = track(body.nicks, nicks, wounds, self.rules.nicks_per_wound)
@@ -191,7 +104,7 @@ class Fight:
         if wounds > 0:
             self.lose_vigor(attacker, target, wounds)
 
-    def taken_out(self, fighter: Any) -> None:
+    def taken_out(self, fighter: F) -> None:
         """A combatant left the fight: the effects it caused end."""
         body = fighter.state
         for effect in body.at_start:
@@ -201,7 +114,7 @@ class Fight:
         body.at_start = []
         body.after = []
 
-    def pick_up(self, fighter: Any) -> bool:
+    def pick_up(self, fighter: F) -> bool:
         """A weapon dropped by a fumble (melee or missile) is picked up: the action goes to it.
 
         The fumble text: "You are weaponless until your next action, when you can pick up the
@@ -219,7 +132,7 @@ class Fight:
     # -- effects until the next action ------------------------------------------------------------
 
     def mark(
-        self, owner: Any, victim: Any, exposed: int = 0, shaken: int = 0, after: bool = False
+        self, owner: F, victim: F, exposed: int = 0, shaken: int = 0, after: bool = False
     ) -> None:
         """An effect on ``victim`` that lasts until ``owner``'s next action starts (or is over).
 
@@ -236,7 +149,7 @@ class Fight:
         effect.apply()
         (owner.state.after if after else owner.state.at_start).append(effect)
 
-    def begin_action(self, fighter: Any) -> Sequence[LastingEffect]:
+    def begin_action(self, fighter: F) -> Sequence[LastingEffect]:
         """``fighter``'s action starts: end its "until my next action" effects.
 
         Returns:
@@ -258,136 +171,122 @@ class Fight:
         for effect in closing:
             effect.undo()
 
-    # -- rolling ----------------------------------------------------------------------------------
+    # -- exchanges --------------------------------------------------------------------------------
 
-    def attack_roll(self, fighter: Any, pool: Pool, faces: Sequence[int]) -> Wiggled:
-        """The attacker's wiggled roll (combat points, then persistent points by the option)."""
-        rules = self.rules
-        policy = rules.attack_policy
-        keep = rules.keep
-        wiggled = attack_policy(policy, faces, pool, keep, self.tracing)
+    def reserve(self, fighter: F, pool: Pool) -> int:
+        """The persistent points (advantages, skill focuses) ``fighter`` has left for ``pool``."""
         body = fighter.state
-        if rules.spending == "never" or not body.profile.has_points:
-            return wiggled
-        pools = body.profile.points[pool.roll]
-        available = sum(body.points[i] for i in pools)
-        if not available:
-            return wiggled
-        sides, points = pool.sides, pool.wiggle
-        crit, ones = pool.crit_allowed, pool.only_ones
-        if rules.spending == "always":
-            more = policy(
-                faces, sides, points + available, keep=keep, crit_allowed=crit, only_ones=ones
-            )
-            if more.result > wiggled.result:
-                self._spend(fighter, pools, more.spent - points)
-                return more
-            return wiggled
-        if wiggled.result.kind != NO_SET:
-            return wiggled
-        for extra in range(1, available + 1):
-            more = policy(
-                faces, sides, points + extra, keep=keep, crit_allowed=crit, only_ones=ones
-            )
-            if more.result.kind != NO_SET:
-                self._spend(fighter, pools, more.spent - points)
-                return more
-        return wiggled
+        profile = body.profile
+        if self.rules.spending == "never" or not profile.has_points:
+            return 0
+        return sum(body.points[i] for i in profile.points[pool.roll])
 
-    def _answer(
-        self, attack: Result, faces: Sequence[int], pool: Pool, points: int, save: int
-    ) -> tuple[Defense, int]:
-        """The policy's answer with ``points``, and the armor points it used (missiles only)."""
-        keep = self.rules.keep
-        sides, crit, ones = pool.sides, pool.crit_allowed, pool.only_ones
-        if save:
-            answer = missile_defense(
-                attack,
-                faces,
-                sides,
-                points,
-                save_points=save,
-                keep=keep,
-                crit_allowed=crit,
-                only_ones=ones,
-                cuts=self.rules.cuts,
-            )
-            return answer.defense, save if answer.armor_used else 0
-        return defense_policy(
-            self.rules.defense_policy,
-            attack,
-            faces,
-            sides,
-            points,
-            keep,
-            crit,
-            ones,
-            self.tracing,
-            self.rules.cuts,
-        ), 0
+    def exchange(
+        self,
+        attacker: F,
+        defender: F,
+        attack: Pool,
+        defense: Pool | None,
+        *,
+        name: str,
+        primary: bool = False,
+        save: int = 0,
+        automatic: bool = False,
+    ) -> ExchangeOutcome:
+        """Play one exchange (:func:`~sim.rules.prop3.exchange.roll_exchange`) and apply it.
 
-    def defense_answer(
-        self, fighter: Any, pool: Pool, attack: Result, faces: Sequence[int], save: int = 0
-    ) -> Defense:
-        """The defender's answer to a seen attack (persistent points by the option).
+        Args:
+            attacker: who attacks.
+            defender: its target.
+            attack: the attacker's pool.
+            defense: the defender's pool, or None when it cannot defend.
+            name: the attack's name in the trace.
+            primary: the attack is an action on the ACS clock (which books its defense itself).
+            save: armor points that may still save a failed missile defense.
+            automatic: an automatic hit, rolled only to see whether it is critical.
 
-        ``save`` are armor points against a missile, used only if the defense fails.
+        Returns:
+            The outcome, applied: persistent points spent, the defense booked, the trace told.
+            What the outcome does to the fight is the caller's (``outcomes.settle``).
         """
-        points = pool.wiggle
-        answer, used = self._answer(attack, faces, pool, points, save)
-        if used and self.tracing:
-            self.combat.emit("armor_save", fighter, points=used)
-        rules = self.rules
-        body = fighter.state
-        if rules.spending == "never" or not body.profile.has_points:
-            return answer
-        cuts = rules.cuts
-        outcome = resolve(attack, answer.result, cuts)
-        if outcome not in FAILED_DEFENSES:
-            return answer
-        pools = body.profile.points[pool.roll]
-        available = sum(body.points[i] for i in pools)
-        if not available:
-            return answer
-        base = _DEFENSE_RANK[outcome]
-        if rules.spending == "always":
-            more, used = self._answer(attack, faces, pool, points + available, save)
-            if _DEFENSE_RANK[resolve(attack, more.result, cuts)] > base:
-                self._spend(fighter, pools, more.wiggled.spent - points - used)
-                return more
-            return answer
-        reduced = None
-        for extra in range(1, available + 1):
-            more, used = self._answer(attack, faces, pool, points + extra, save)
-            got = resolve(attack, more.result, cuts)
-            if got in (DEFENDED, CRITICAL_DEFENSE):
-                self._spend(fighter, pools, more.wiggled.spent - points - used)
-                return more
-            if reduced is None and _DEFENSE_RANK[got] > base and got != TIE:
-                reduced = (more, used)
-        if reduced is not None:
-            more, used = reduced
-            self._spend(fighter, pools, more.wiggled.spent - points - used)
-            return more
-        return answer
+        exchange = ExchangeInput(
+            attack,
+            defense,
+            self.rules.exchange,
+            self.reserve(attacker, attack),
+            0 if defense is None else self.reserve(defender, defense),
+            save,
+            automatic,
+        )
+        outcome = roll_exchange(exchange, self.dice)
+        booked = False
+        for attempt in outcome.attempts:
+            self._spend(attacker, attack, attempt.attack.extra)
+            answer = attempt.defense
+            if answer is not None and defense is not None:
+                if not booked:
+                    booked = True
+                    self.defense_rolled(defender, primary)
+                if answer.armor and self.tracing:
+                    self.combat.emit("armor_save", defender, points=answer.armor)
+                self._spend(defender, defense, answer.extra)
+            if self.tracing:
+                self._trace(attacker, defender, exchange, attempt, name)
+        return outcome
 
-    def _spend(self, fighter: Any, pools: tuple[int, ...], amount: int) -> None:
-        """Take ``amount`` persistent points from the pools, skill focuses first."""
+    def _spend(self, fighter: F, pool: Pool, amount: int) -> None:
+        """Take ``amount`` persistent points from the pools that help ``pool``, focuses first."""
         if amount <= 0:
             return
         points = fighter.state.points
         if self.tracing:
             self.combat.emit("advantage", fighter, points=amount)
-        for i in pools:
+        for i in fighter.state.profile.points[pool.roll]:
             take = min(points[i], amount)
             points[i] -= take
             amount -= take
             if not amount:
                 return
 
+    def _trace(
+        self, attacker: F, defender: F, exchange: ExchangeInput, attempt: Attempt, name: str
+    ) -> None:
+        """Emit one attempt (the ``exchange`` event the narration reads)."""
+        attack, defense = exchange.attack, exchange.defense
+        rules = exchange.rules
+        counted = attempt.defense
+        d_faces = attempt.d_faces
+        wiggled = attack_wiggle(rules, attack, attempt.faces, attempt.attack)
+        answer = None
+        if counted is not None and d_faces is not None and defense is not None:
+            answer = defense_wiggle(rules, defense, attempt.attack.result, d_faces, counted)
+        self.combat.emit(
+            "exchange",
+            attacker,
+            defender,
+            attack=name,
+            defense=None if defense is None else DEFENSE_FORMS[defense.roll - DODGE].value,
+            dice=attack.dice,
+            sides=attack.sides,
+            wiggle=attack.wiggle,
+            faces=list(attempt.faces),
+            wiggled=list(wiggled.faces),
+            spent=wiggled.spent,
+            result=str(attempt.attack.result),
+            d_dice=0 if defense is None else defense.dice,
+            d_sides=0 if defense is None else defense.sides,
+            d_wiggle=0 if defense is None else defense.wiggle,
+            d_faces=None if d_faces is None else list(d_faces),
+            d_wiggled=None if answer is None else list(answer.wiggled.faces),
+            d_spent=0 if answer is None else answer.wiggled.spent,
+            d_result=None if counted is None else str(counted.result),
+            outcome=attempt.outcome.value,
+            automatic=exchange.automatic,
+        )
+
     # -- counter-attacks --------------------------------------------------------------------------
 
-    def counter(self, fighter: Any, target: Any, automatic: bool) -> None:
+    def counter(self, fighter: F, target: F, automatic: bool) -> None:
         """``fighter``'s immediate free counter-attack on ``target`` (fumble 3, critical parry).
 
         ``automatic``: it hits, and is rolled only to see whether it is critical. The attack

@@ -22,10 +22,13 @@ the fumbler (melee range, or a missile weapon of its own in range).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sim.rules.prop3.character import F
 
 if TYPE_CHECKING:
     from sim.engine.dice import Dice
+    from sim.rules.prop3.fight import Fight
 
 WEAPON_DROPPED, STRUCK_SELF, COUNTER_ATTACK, STUMBLE, FALL, JUST_MISS = range(1, 7)
 """The faces of the fumble d6."""
@@ -55,7 +58,7 @@ def roll_fumble(dice: Dice, can_drop: bool) -> int:
     return face
 
 
-def fumble(fight: Any, attacker: Any, opponent: Any, parrying: bool, missile: bool) -> None:
+def fumble(fight: Fight[F], attacker: F, opponent: F, parrying: bool, missile: bool) -> None:
     """Roll and apply the fumble table to ``attacker``, whose attack on ``opponent`` failed.
 
     Args:
@@ -71,7 +74,8 @@ def fumble(fight: Any, attacker: Any, opponent: Any, parrying: bool, missile: bo
         return
     body = attacker.state
     profile = body.profile
-    secured = profile.missile.secured if missile else profile.secured
+    bow = profile.missile if missile else None
+    secured = bow.secured if bow is not None else profile.secured
     face = roll_fumble(fight.dice, not secured)
     if fight.tracing:
         fight.combat.emit("fumble", attacker, opponent, face=face, effect=FUMBLES[face])

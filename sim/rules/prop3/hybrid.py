@@ -57,9 +57,9 @@ if TYPE_CHECKING:
 
     from sim.rules.acs.clock import AcsClock, AcsFighter
 
-    #: The clock of the ``prop3`` resolution, and a combatant on it (the hooks' types).
-    Clock: TypeAlias = AcsClock["HybridProfile", "HybridBody"]
-    Seat: TypeAlias = AcsFighter["HybridProfile", "HybridBody"]
+    #: A combatant on the ACS clock with a Proposition Three body, and the clock they run on.
+    HybridFighter: TypeAlias = "AcsFighter[HybridProfile, HybridBody]"
+    HybridClock: TypeAlias = "AcsClock[HybridProfile, HybridBody]"
 
 #: Shooting distance while a dropped weapon waits: none is too far, the action picks it up.
 _ANYWHERE = float("inf")
@@ -98,7 +98,7 @@ class HybridProfile(Profile):
         self.aim_actions: int = options.aim_actions
 
 
-class HybridFight(Fight):
+class HybridFight(Fight["AcsFighter[HybridProfile, HybridBody]"]):
     """A fight on the ACS clock: ambition rank for initiative, ACS defensive actions.
 
     Attributes:
@@ -109,30 +109,32 @@ class HybridFight(Fight):
 
     __slots__ = ("clock", "primary_can", "second")
 
-    def __init__(self, clock: AcsClock, rules: Rules) -> None:
+    def __init__(self, clock: HybridClock, rules: Rules) -> None:
         super().__init__(clock.combat, rules, counter_attack)
         self.clock = clock
         self.primary_can = True
         self.second = -1
 
-    def higher(self, a: AcsFighter, b: AcsFighter) -> bool:
+    def higher(self, a: HybridFighter, b: HybridFighter) -> bool:
         """Whether ``a`` is ahead of ``b`` in this second's ambition order."""
         return a.rank < b.rank
 
-    def distance(self, a: AcsFighter, b: AcsFighter) -> float:
+    def distance(self, a: HybridFighter, b: HybridFighter) -> float:
         """Feet between two combatants on the engine's line (:func:`sim.engine.space.distance`)."""
         return distance(a, b)
 
-    def can_defend(self, defender: AcsFighter, primary: bool) -> bool:
+    def can_defend(self, defender: HybridFighter, primary: bool) -> bool:
         """The clock's answer: a defensive action left in this segment, and the will to use it."""
         return self.primary_can if primary else self.clock.can_defend(defender)
 
-    def defense_rolled(self, defender: AcsFighter, primary: bool) -> None:
+    def defense_rolled(self, defender: HybridFighter, primary: bool) -> None:
         """An ACS defense: the clock books it (for the action's own target, after the attack)."""
         if not primary:
             self.clock.defended(defender)
 
-    def lose_vigor(self, attacker: AcsFighter | None, target: AcsFighter, wounds: int) -> None:
+    def lose_vigor(
+        self, attacker: HybridFighter | None, target: HybridFighter, wounds: int
+    ) -> None:
         """Vigor is the hit points of the ACS fighter: the engine takes it out at 0."""
         self.combat.damage(attacker, target, wounds, 0, "down")
         if target.out is not None:
@@ -155,7 +157,7 @@ class HybridBody(Body):
     def __init__(self, profile: Profile, fight: HybridFight) -> None:
         super().__init__(profile)
         self.fight = fight
-        self.aiming_at: AcsFighter | None = None
+        self.aiming_at: HybridFighter | None = None
         self.aiming = 0
         self.aimed_on = -1
 
@@ -172,14 +174,18 @@ class Prop3Resolution(Defaults[HybridProfile, HybridBody]):
         """Plain stats for the hot path (options are the merged ACS + Proposition Three ones)."""
         return HybridProfile(model, options)
 
-    def begin(self, clock: AcsClock) -> None:
+    def begin(self, clock: HybridClock) -> None:
         """Start of combat: the fight, and each fighter's body (``state``); no dice are rolled."""
         fight = HybridFight(clock, Rules(clock.resolution_options))
         for f in clock.combat.fighters:
             f.state = HybridBody(f.stats, fight)
 
     def attack(
-        self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter, can_defend: bool
+        self,
+        clock: HybridClock,
+        attacker: HybridFighter,
+        target: HybridFighter,
+        can_defend: bool,
     ) -> bool:
         """Resolve one action on ``target``; True when the target rolled a defense.
 
@@ -214,7 +220,7 @@ class Prop3Resolution(Defaults[HybridProfile, HybridBody]):
         """Melee range, in feet (the option ``melee_range``)."""
         return stats.reach
 
-    def shot_range(self, clock: Clock, me: Seat) -> float:
+    def shot_range(self, clock: HybridClock, me: HybridFighter) -> float:
         """How far ``me`` would shoot at its target now: the round's ``shot_reach`` (0: no shot).
 
         With a weapon dropped, anywhere: its next action picks it up (:meth:`ready_shot`), as a
@@ -227,7 +233,7 @@ class Prop3Resolution(Defaults[HybridProfile, HybridBody]):
         reach = None if target is None else shot_reach(me, target)
         return 0.0 if reach is None else reach
 
-    def step(self, clock: Clock, me: Seat, movement: str) -> float:
+    def step(self, clock: HybridClock, me: HybridFighter, movement: str) -> float:
         """Feet one action of any movement covers: ``speed / round_seconds / actions``.
 
         Moving spoils an aim (the round: aiming is the action just before the shot).
@@ -236,7 +242,7 @@ class Prop3Resolution(Defaults[HybridProfile, HybridBody]):
         body.aim = None
         return per_action(body.profile.speed, clock.options.round_seconds, me.actions)
 
-    def ready_shot(self, clock: Clock, me: Seat, target: Seat) -> bool:
+    def ready_shot(self, clock: HybridClock, me: HybridFighter, target: HybridFighter) -> bool:
         """Before a shot: pick up a dropped weapon, or aim (tactic ``aim``); True: not shooting.
 
         A round of aim is ``aim_actions`` actions in a row at this target; anything else in

@@ -7,7 +7,14 @@ everyone rolls Agility (Speed) (the ``initiative`` skill's die, else the race's 
 option ``initiative_substat``) at the start of the fight; the better result (``pool.Result``
 order: triple > pair > nothing, lower better) goes first and the order is kept all fight (option
 ``initiative: round`` rolls again every round). Equal results are rolled again among those tied,
-until they are ordered, like the full ties of opposed rolls.
+until they are ordered, like the full ties of opposed rolls ("re-roll if these are tied").
+
+A pool of no dice (Agility 1 with a Speed disadvantage, say) rolls nothing, and re-rolling can
+never tell two of them apart: such combatants do not roll. They act after everyone who rolled
+(a pool of no dice reads as nothing, which every pool with a die beats sooner or later), in the
+order the scenario lists them, or in an order drawn at random once (option
+``initiative_no_dice``: ``listed``, ``random``). So no roll-off is between pools that cannot
+differ; :data:`MAX_ROLL_OFFS` remains a safety net.
 
 A combatant takes its turn (its one action of the round) in this order. Skipping a turn (tactic
 ``move_up``) swaps it with the combatant just above it once the round is over.
@@ -16,29 +23,67 @@ A combatant takes its turn (its one action of the round) in this order. Skipping
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
-from sim.rules.prop3.character import INITIATIVE, pool_dice, stat_now
-from sim.rules.prop3.pool import Result, can_crit, only_ones, read_roll, roll_pool
+from sim.rules.prop3.character import INITIATIVE, P3Fighter, pool_dice, stat_now
+from sim.rules.prop3.kept import drawn_length, kept_rolls
+from sim.rules.prop3.pool import Result, can_crit, only_ones
 
 if TYPE_CHECKING:
     from sim.engine.dice import Dice
 
 MAX_ROLL_OFFS = 100
-"""Roll-offs among tied combatants before scenario order decides (only pools that cannot differ,
-such as two pools of no dice, tie that often)."""
+"""Roll-offs among tied combatants before scenario order decides (a safety net: pools with dice
+differ sooner or later, and pools of no dice do not roll)."""
+
+NO_DICE_ORDERS = ("listed", "random")
+"""The values of the option ``initiative_no_dice``; the first is the default."""
 
 
-def initiative_roll(fighter: Any, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:
-    """Roll a combatant's initiative pool and read it."""
+#: Whatever is ordered by initiative (combatants; anything in the tests).
+T = TypeVar("T")
+
+
+def initiative_dice(fighter: P3Fighter) -> int:
+    """The dice of a combatant's initiative pool (``pool.pool_size`` of its sub-stat)."""
+    return pool_dice(fighter, fighter.state.profile, INITIATIVE)
+
+
+def initiative_roll(fighter: P3Fighter, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:
+    """Draw a combatant's initiative roll and read it (no wiggle points); its kept dice."""
     profile = fighter.state.profile
-    faces = roll_pool(dice, pool_dice(fighter, profile, INITIATIVE), profile.sides[INITIATIVE])
+    count = initiative_dice(fighter)
     stat = stat_now(fighter, profile, INITIATIVE)
-    read = read_roll(faces, keep=keep, crit_allowed=can_crit(stat), only_ones=only_ones(stat))
-    return read, faces
+    rolls = kept_rolls(
+        count,
+        profile.sides[INITIATIVE],
+        drawn_length(count, profile.sides[INITIATIVE], keep, 0),
+        (0,),
+        keep,
+        can_crit(stat),
+        only_ones(stat),
+    )
+    kept = rolls.draw(dice)
+    return kept.bests[0], kept.faces
 
 
-def rank(fighters: list[Any], roll: Callable[[Any], Result], depth: int = 0) -> list[Any]:
+def without_dice(fighters: list[T], how: str, dice: Dice) -> list[T]:
+    """The order of combatants whose initiative pools have no dice (option ``initiative_no_dice``).
+
+    ``listed``: the scenario's order; ``random``: one shuffle on the combat's dice (none for a
+    single combatant).
+    """
+    if how not in NO_DICE_ORDERS:
+        raise ValueError(f"unknown initiative_no_dice {how!r}")
+    order = list(fighters)
+    if how == "random":
+        for i in range(len(order) - 1, 0, -1):
+            j = dice.index(i + 1)
+            order[i], order[j] = order[j], order[i]
+    return order
+
+
+def rank(fighters: list[T], roll: Callable[[T], Result], depth: int = 0) -> list[T]:
     """Order ``fighters`` best result first; ties are rolled again among the tied.
 
     Args:
@@ -48,7 +93,7 @@ def rank(fighters: list[Any], roll: Callable[[Any], Result], depth: int = 0) -> 
     """
     results = [(roll(f).rank, i) for i, f in enumerate(fighters)]
     results.sort(key=lambda r: (-r[0], r[1]))
-    order: list[Any] = []
+    order: list[T] = []
     start = 0
     while start < len(results):
         end = start + 1
@@ -62,7 +107,7 @@ def rank(fighters: list[Any], roll: Callable[[Any], Result], depth: int = 0) -> 
     return order
 
 
-def move_up(order: list[Any], fighter: Any) -> None:
+def move_up(order: list[P3Fighter], fighter: P3Fighter) -> None:
     """Swap ``fighter`` with the one just above it (skipping a turn to move up one place)."""
     i = order.index(fighter)
     if i > 0:

@@ -12,8 +12,8 @@ AND FAILURES", as RULINGS part C ("Declaring", "Forms", "Resolving an attack") r
    effects on the defender (stumble, a critical dodge) and of allies' hits this round
    (:mod:`~sim.rules.prop3.cluster`); the defender loses dice to effects on it (fall, a critical
    block). With ``size_in_melee`` the ranged size rules apply too.
-3. Rolls: one exchange after another until one is not a full tie
-   (:func:`~sim.rules.prop3.exchange.roll_exchange`).
+3. Rolls: one exchange, attempts until one is not a full tie
+   (:func:`~sim.rules.prop3.exchange.roll_exchange`, played by ``Fight.exchange``).
 4. Outcome: :func:`~sim.rules.prop3.outcomes.settle`.
 
 An undefended attack and an automatic hit use the weapon's rating (and poor armor) only: there is
@@ -22,14 +22,9 @@ no defense form to compare the attack form with.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sim.rules.prop3.character import (
-    ATTACK_FORMS,
-    ATTACK_NAMES,
-    DEFENSE_FORMS,
-    RANDOM,
-)
+from sim.rules.prop3.character import ATTACK_FORMS, ATTACK_NAMES, DEFENSE_FORMS, RANDOM, F
 from sim.rules.prop3.declaring import (
     LazyValues,
     choose_attack,
@@ -38,7 +33,6 @@ from sim.rules.prop3.declaring import (
     melee_pools,
     pick,
 )
-from sim.rules.prop3.exchange import roll_auto_hit, roll_exchange
 from sim.rules.prop3.outcomes import settle
 from sim.rules.prop3.pool import Pool
 from sim.rules.prop3.tactics import auto_hit_value
@@ -47,7 +41,7 @@ if TYPE_CHECKING:
     from sim.rules.prop3.fight import Fight
 
 
-def melee_attack(fight: Fight, attacker: Any, defender: Any, primary: bool = False) -> bool:
+def melee_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = False) -> bool:
     """Resolve ``attacker``'s melee attack on ``defender``.
 
     Args:
@@ -99,14 +93,14 @@ def melee_attack(fight: Fight, attacker: Any, defender: Any, primary: bool = Fal
             can_defend=can_defend,
         )
     attack, defense = melee_pools(attacker, defender, m, a, d, xw, xl)
-    exchange = roll_exchange(
-        fight, attacker, defender, attack, defense, name=ATTACK_NAMES[a], primary=primary
+    exchange = fight.exchange(
+        attacker, defender, attack, defense, name=ATTACK_NAMES[a], primary=primary
     )
-    settle(fight, attacker, defender, exchange.outcome, d, missile=False)
+    settle(fight, attacker, defender, exchange, d, missile=False)
     return exchange.defense_rolled
 
 
-def auto_hit(fight: Fight, attacker: Any, defender: Any) -> None:
+def auto_hit(fight: Fight[F], attacker: F, defender: F) -> None:
     """A melee counter-attack that hits automatically, rolled to see whether it is critical."""
     rules = fight.rules
     pa, pd = attacker.state.profile, defender.state.profile
@@ -132,5 +126,7 @@ def auto_hit(fight: Fight, attacker: Any, defender: Any) -> None:
             value = auto_hit_value(pool(form), rules.keep, rules.hit_nicks, rules.crit_nicks)
             if best is None or value > best:
                 a, best = form, value
-    exchange = roll_auto_hit(fight, attacker, defender, pool(a), name=ATTACK_NAMES[a])
-    settle(fight, attacker, defender, exchange.outcome, None, missile=False)
+    exchange = fight.exchange(
+        attacker, defender, pool(a), None, name=ATTACK_NAMES[a], automatic=True
+    )
+    settle(fight, attacker, defender, exchange, None, missile=False)

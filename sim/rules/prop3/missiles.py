@@ -15,7 +15,7 @@ RULINGS part C ("Ranged") reads them, with the pure maths of :mod:`~sim.rules.pr
 - armor plays no part in the defense unless it fails: then armor excellent against the
   ammunition's form gives one more wiggle point that may still save the target
   (``ranged.missile_defense``);
-- the rolls are those of melee (:func:`~sim.rules.prop3.exchange.roll_exchange`), and so are
+- the rolls are those of melee (one exchange, ``Fight.exchange``), and so are
   outcomes, fumbles and critical defenses (:func:`~sim.rules.prop3.outcomes.settle`); a fumble
   drops the missile weapon.
 
@@ -25,10 +25,17 @@ declare for the shooter, so the declaration order changes nothing here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, RANDOM, Profile, pool_dice
-from sim.rules.prop3.exchange import ready_pool, roll_auto_hit, roll_exchange
+from sim.rules.prop3.character import (
+    DEFENSE_FORMS,
+    DODGE,
+    RANDOM,
+    F,
+    Profile,
+    pool_dice,
+    ready_pool,
+)
 from sim.rules.prop3.forms import DefenseForm, Pools
 from sim.rules.prop3.outcomes import settle
 from sim.rules.prop3.pool import Pool
@@ -41,11 +48,11 @@ from sim.rules.prop3.ranged import (
 from sim.rules.prop3.tactics import melee_value, missile_allowed
 
 if TYPE_CHECKING:
-    from sim.rules.prop3.character import Missile
+    from sim.rules.prop3.character import Combatant, Missile
     from sim.rules.prop3.fight import Fight
 
 
-def shot_reach(shooter: Any, target: Any) -> float | None:
+def shot_reach(shooter: Combatant, target: Combatant) -> float | None:
     """How far the shooter would shoot at ``target`` (None: nowhere).
 
     The farthest distance within the maximum range at which its pool keeps ``min_shot_dice``
@@ -65,11 +72,10 @@ def shot_reach(shooter: Any, target: Any) -> float | None:
 
 
 def _defenses(pd: Profile, armed: bool) -> list[int]:
-    key = ("missile", armed)
-    found = pd.cache.get(key)
+    found = pd.missile_defenses.get(armed)
     if found is None:
         weapon = pd.weapon if armed and not pd.natural else None
-        found = pd.cache[key] = missile_allowed(pd.armor, pd.shield, weapon)
+        found = pd.missile_defenses[armed] = missile_allowed(pd.armor, pd.shield, weapon)
     return found
 
 
@@ -95,7 +101,7 @@ class Shot:
         self.wiggle = wiggle
         self.shaken = shaken
 
-    def pools(self, attacker: Any, defender: Any, d: int | None) -> Pools:
+    def pools(self, attacker: Combatant, defender: Combatant, d: int | None) -> Pools:
         """Both sides' dice and wiggle against defense form ``d`` (None: none)."""
         pa = attacker.state.profile
         pd = defender.state.profile
@@ -113,7 +119,9 @@ class Shot:
             attack_wiggle=self.wiggle,
         )
 
-    def ready(self, attacker: Any, defender: Any, d: int | None) -> tuple[Pool, Pool | None]:
+    def ready(
+        self, attacker: Combatant, defender: Combatant, d: int | None
+    ) -> tuple[Pool, Pool | None]:
         """The attack pool and the defense pool (None: no defense) against defense form ``d``."""
         pools = self.pools(attacker, defender, d)
         attack = ready_pool(attacker, self.missile.roll, pools.attack_dice, pools.attack_wiggle)
@@ -127,7 +135,7 @@ def _save(pd: Profile, missile: Missile) -> int:
     return 0 if pd.armor is None else armor_save_points(pd.armor.rating(missile.form))
 
 
-def missile_attack(fight: Fight, attacker: Any, defender: Any, primary: bool = False) -> bool:
+def missile_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = False) -> bool:
     """Resolve ``attacker``'s shot at ``defender`` (which must be in range).
 
     Returns:
@@ -173,17 +181,17 @@ def missile_attack(fight: Fight, attacker: Any, defender: Any, primary: bool = F
             save=save,
             shots_left=ab.shots,
         )
-    exchange = roll_exchange(
-        fight, attacker, defender, attack, defense, name=missile.name, primary=primary, save=save
+    exchange = fight.exchange(
+        attacker, defender, attack, defense, name=missile.name, primary=primary, save=save
     )
     if rules.focused_fire and exchange.attack_succeeded:
         fight.cluster.volley(attacker.side)
-    settle(fight, attacker, defender, exchange.outcome, d, missile=True)
+    settle(fight, attacker, defender, exchange, d, missile=True)
     return exchange.defense_rolled
 
 
 def _best_defense(
-    fight: Fight, attacker: Any, defender: Any, choices: list[int], shot: Shot, save: int
+    fight: Fight[F], attacker: F, defender: F, choices: list[int], shot: Shot, save: int
 ) -> int:
     """The missile defense with the lowest exact expected damage."""
     rules = fight.rules
@@ -198,7 +206,7 @@ def _best_defense(
     return choice
 
 
-def missile_auto_hit(fight: Fight, attacker: Any, defender: Any) -> None:
+def missile_auto_hit(fight: Fight[F], attacker: F, defender: F) -> None:
     """A missile counter-attack that hits automatically, rolled to see whether it is critical."""
     ab, db = attacker.state, defender.state
     missile = ab.profile.missile
@@ -210,5 +218,5 @@ def missile_auto_hit(fight: Fight, attacker: Any, defender: Any) -> None:
         xw += fight.cluster.volley_bonus(attacker.side)
     shot = Shot(missile, fight.distance(attacker, defender), False, xw, 0)
     attack, _ = shot.ready(attacker, defender, None)
-    exchange = roll_auto_hit(fight, attacker, defender, attack, name=missile.name)
-    settle(fight, attacker, defender, exchange.outcome, None, missile=True)
+    exchange = fight.exchange(attacker, defender, attack, None, name=missile.name, automatic=True)
+    settle(fight, attacker, defender, exchange, None, missile=True)

@@ -16,6 +16,7 @@ from sim.rules.acs.models import AcsTactics, AcsTiming
 from sim.rules.armory import armory_schema, from_armory
 from sim.rules.common import Strict, TargetTactics
 from sim.rules.prop3 import armory
+from sim.rules.prop3.exchange import ExchangeRules
 from sim.rules.prop3.pool import (
     CUT_CRITICAL_WITH,
     KEEP_MODES,
@@ -203,6 +204,12 @@ class Prop3Options(RangeOptions):
         "round: rolled again at the start of every round.",
     )
     initiative_substat: SubStat = Field("speed", description="Sub-stat of the initiative roll.")
+    initiative_no_dice: Literal["listed", "random"] = Field(
+        "listed",
+        description="Combatants whose initiative pools have no dice do not roll (re-rolling "
+        "cannot tell them apart): they act after everyone who rolled, in the order the scenario "
+        "lists them (listed), or in an order drawn at random once (random).",
+    )
     start_distance: float = Field(
         0.0, ge=0, le=100_000, description="Feet between consecutive sides at the start."
     )
@@ -453,7 +460,7 @@ class HybridCombatant(AcsTiming, Character, RangedGear):
 
     @model_validator(mode="before")
     @classmethod
-    def _hp_is_vigor(cls, data: Any) -> Any:
+    def _hp_is_vigor(cls, data: Any) -> Any:  # the stat block as written, of any YAML type
         if isinstance(data, dict):
             if "hp" in data:
                 raise ValueError(
@@ -480,6 +487,7 @@ class Rules:
         "critical_wounds",
         "cuts",
         "defense_policy",
+        "exchange",
         "focused_fire",
         "fumbles",
         "hit_nicks",
@@ -511,6 +519,15 @@ class Rules:
         self.nicks_per_wound = options.nicks_per_wound
         self.critical_wounds = options.critical_wounds
         self.crit_nicks = options.critical_wounds * options.nicks_per_wound
+        self.exchange = ExchangeRules(
+            keep=self.keep,
+            cuts=self.cuts,
+            spending=self.spending,
+            attack_policy=self.attack_policy,
+            defense_policy=self.defense_policy,
+            hit_nicks=self.hit_nicks,
+            critical_wounds=self.critical_wounds,
+        )
         self.block_after = options.block_effect_ends == "after_next_action"
         self.cluster = options.cluster_wiggle
         self.cluster_target = options.cluster_scope == "target"

@@ -22,7 +22,20 @@ def time_label(t: float) -> str:
 
 
 def _initiative(e: TraceEvent) -> str:
+    if not e.data["faces"]:
+        return f"{e.actor}: no initiative dice (acts after everyone who rolls)"
     return f"{e.actor}: initiative roll {e.data['faces']} -> {e.data['result']}"
+
+
+def _pool(dice: int, sides: int, wiggle: int, faces: list[int]) -> str:
+    """``5d8 +1 wiggle: [2, 2, 4]``, saying which dice were kept when not all of them."""
+    kept = "" if len(faces) == dice else f", lowest {len(faces)}"
+    return f"{dice}d{sides} +{wiggle} wiggle{kept}: {faces}"
+
+
+def _wiggled(faces: list[int], spent: int) -> str:
+    """``[2, 2, 3] (1 spent)``: the dice as counted, and the wiggle points it took to get there."""
+    return f"{faces} ({spent} spent)" if spent else f"{faces}"
 
 
 def _declare(e: TraceEvent) -> str:
@@ -42,17 +55,16 @@ def _declare(e: TraceEvent) -> str:
 def _exchange(e: TraceEvent) -> str:
     d = e.data
     line = (
-        f"  {e.actor} rolls {d['dice']}d{d['sides']} +{d['wiggle']} wiggle: {d['faces']}"
-        f" -> {d['wiggled']}: {d['result']}"
+        f"  {e.actor} rolls {_pool(d['dice'], d['sides'], d['wiggle'], d['faces'])}"
+        f" -> {_wiggled(d['wiggled'], d['spent'])}: {d['result']}"
     )
     if d["automatic"]:
         return f"{line}; it hits automatically: {d['outcome'].replace('_', ' ')}"
     if d["d_faces"] is not None:
         verb = _VERB[d["defense"]]
-        line += (
-            f"; {e.target} {verb} {d['d_dice']}d{d['d_sides']} +{d['d_wiggle']}"
-            f" wiggle: {d['d_faces']} -> {d['d_wiggled']}: {d['d_result']}"
-        )
+        pool = _pool(d["d_dice"], d["d_sides"], d["d_wiggle"], d["d_faces"])
+        wiggled = _wiggled(d["d_wiggled"], d["d_spent"])
+        line += f"; {e.target} {verb} {pool} -> {wiggled}: {d['d_result']}"
     return f"{line} => {d['outcome'].replace('_', ' ')}"
 
 

@@ -11,14 +11,15 @@ fire of the target's side (:mod:`~sim.rules.prop3.cluster`). Melee and missiles 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sim.rules.prop3.character import DODGE, PARRY
+from sim.rules.prop3.character import DODGE, PARRY, F
 from sim.rules.prop3.criticals import critical_defense
 from sim.rules.prop3.fumbles import fumble
-from sim.rules.prop3.pool import CRITICAL_DEFENSE, CRITICAL_HIT, DEFENDED, FUMBLE, Outcome
+from sim.rules.prop3.pool import CRITICAL_DEFENSE, CRITICAL_HIT, DEFENDED, FUMBLE
 
 if TYPE_CHECKING:
+    from sim.rules.prop3.exchange import ExchangeOutcome
     from sim.rules.prop3.fight import Fight
 
 _PARRY = PARRY - DODGE
@@ -26,10 +27,10 @@ _PARRY = PARRY - DODGE
 
 
 def settle(
-    fight: Fight,
-    attacker: Any,
-    defender: Any,
-    outcome: Outcome,
+    fight: Fight[F],
+    attacker: F,
+    defender: F,
+    exchange: ExchangeOutcome,
     defense: int | None,
     *,
     missile: bool,
@@ -40,11 +41,12 @@ def settle(
         fight: the fight.
         attacker: who attacked.
         defender: its target.
-        outcome: the outcome of the last exchange.
+        exchange: the exchange (its outcome, and the nicks and wounds it deals).
         defense: the defender's defense form index (None: it had none).
         missile: the attack was a missile attack.
     """
     rules = fight.rules
+    outcome = exchange.outcome
     if outcome == FUMBLE:
         fumble(fight, attacker, defender, defense == _PARRY, missile)
     elif outcome == DEFENDED:
@@ -62,6 +64,4 @@ def settle(
             fight.cluster.hit(attacker, defender)
         if outcome == CRITICAL_HIT:
             attacker.criticals += 1
-            fight.harm(attacker, defender, 0, rules.critical_wounds)
-        else:
-            fight.harm(attacker, defender, rules.hit_nicks, 0)
+        fight.harm(attacker, defender, exchange.nicks, exchange.wounds)

@@ -149,7 +149,7 @@ def only_ones(stat: int) -> bool:
 
 
 class Pool(NamedTuple):
-    """One side's pool, ready to roll (immutable; a named tuple, cheap to build on every attack).
+    """One side's pool, ready to roll (immutable and hashable: the exact tables key on it).
 
     Attributes:
         roll: the roll index (``character.BASH`` ... ``character.INITIATIVE``: which skill,
@@ -177,8 +177,7 @@ class Kind(IntEnum):
     TRIPLE = 2
 
 
-#: The kinds as plain names, for the hot path: reading a member off an enum class goes through
-#: the enum metaclass's attribute hook, several times the cost of reading a module global.
+#: The kinds under the short names the rule functions use (``NO_SET``: no pair or triple).
 NO_SET, PAIR, TRIPLE = Kind.NOTHING, Kind.PAIR, Kind.TRIPLE
 
 KIND_BASE = 1_000_000
@@ -201,8 +200,7 @@ class Result:
         face: the face of the pair or triple (0 for nothing).
         third: the tie-breaking die, or None if there is none.
         rank: an integer with the same order as the results (higher is better), worked out
-            once when the result is made: results are compared on every attack, and made
-            rarely (the wiggle searches are cached).
+            once when the result is made; the exact tables hold results as ranks.
     """
 
     kind: Kind
@@ -243,11 +241,6 @@ class Result:
         face = 100 - (rank % KIND_BASE) // FACE_BASE
         third = rank % FACE_BASE
         return cls(kind, face, None if third == 0 else 100 - third)
-
-    def __hash__(self) -> int:
-        # Equal results have equal ranks and unequal ones unequal ranks: the rank is the hash
-        # (the defense policies' cache hashes a result on every defense; no tuple is made).
-        return self.rank
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Result):
@@ -390,7 +383,7 @@ class Outcome(StrEnum):
     """A full tie: the caller re-rolls both sides."""
 
 
-#: The outcomes as plain names, for the hot path (see :data:`NO_SET`).
+#: The outcomes under short names (as :data:`NO_SET`).
 FUMBLE, DEFENDED, CRITICAL_DEFENSE = Outcome.FUMBLE, Outcome.DEFENDED, Outcome.CRITICAL_DEFENSE
 HIT, CRITICAL_HIT, CRIT_REDUCED, TIE = (
     Outcome.HIT,

@@ -15,8 +15,9 @@ The bow of the text (range 5 ft) loses one die from 6 to 10 ft and two from 11 t
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from sim.rules.prop3.forms import (
     RATING_EFFECT,
@@ -155,6 +156,39 @@ class MissileDefense:
     armor_used: bool
 
 
+class _Answer(Protocol):
+    @property
+    def result(self) -> Result: ...
+
+
+A = TypeVar("A", bound=_Answer)
+
+
+def armored(
+    attack: Result, answer: Callable[[int], A], points: int, save_points: int, cuts: str = "cut"
+) -> tuple[A, bool]:
+    """A target's answer to a missile with ``points``, answered again with armor's if it fails.
+
+    "Armor does not affect the defense roll against a ranged weapon unless the defense fails"
+    (the ranged passage): if the attack lands (hit, critical hit or reduced critical) and armor
+    gives ``save_points``, the same roll is answered again with ``points + save_points``.
+
+    Args:
+        attack: the attacker's result.
+        answer: the defender's answer with a number of wiggle points.
+        points: its wiggle points.
+        save_points: armor's points (``armor_save_points``).
+        cuts: how a defender pair meets an attacking triple (``pool.CUTS``).
+
+    Returns:
+        The answer counted, and whether armor's points were used.
+    """
+    first = answer(points)
+    if save_points <= 0 or resolve(attack, first.result, cuts) not in FAILED_DEFENSES:
+        return first, False
+    return answer(points + save_points), True
+
+
 def missile_defense(
     attack: Result,
     faces: Sequence[int],
@@ -167,12 +201,7 @@ def missile_defense(
     only_ones: bool = False,
     cuts: str = "cut",
 ) -> MissileDefense:
-    """The target's best response to a missile, re-checked with its armor points if it fails.
-
-    The defense is answered with ``points`` (``wiggle.best_response``); if the attack lands
-    (hit, critical hit or reduced critical) and ``save_points`` > 0, the same roll is answered
-    again with ``points + save_points``.
-    """
+    """The target's best response to a missile (``wiggle.best_response``), with :func:`armored`."""
 
     def answer(points: int) -> Defense:
         return best_response(
@@ -186,8 +215,5 @@ def missile_defense(
             cuts=cuts,
         )
 
-    first = answer(points)
-    if save_points <= 0 or resolve(attack, first.result, cuts) not in FAILED_DEFENSES:
-        return MissileDefense(first, armor_used=False)
-    second = answer(points + save_points)
-    return MissileDefense(second, armor_used=True)
+    defense, used = armored(attack, answer, points, save_points, cuts)
+    return MissileDefense(defense, armor_used=used)

@@ -90,9 +90,21 @@ def prefix_probabilities(
 ) -> np.ndarray:
     """The chance that a roll of ``dice`` dice, sorted, starts with each prefix.
 
+    The prefixes are :func:`sorted_tuples`; when they are whole rolls, this is the multinomial
+    distribution. The chances are :func:`prefix_counts` over ``sides ** dice``.
+    """
+    return prefix_counts(prefixes, dice, sides) / float(sides) ** dice
+
+
+def prefix_counts(
+    prefixes: tuple[np.ndarray, np.ndarray, np.ndarray], dice: int, sides: int
+) -> np.ndarray:
+    """How many of the ``sides ** dice`` ordered rolls, sorted, start with each prefix.
+
     A prefix whose last face is ``top`` (``k`` times) fixes every die below ``top``; the other
-    ``rest`` dice are at least ``top``, at least ``k`` of them exactly ``top``. The prefixes are
-    :func:`sorted_tuples`; when they are whole rolls, this is the multinomial distribution.
+    ``rest`` dice are at least ``top``, at least ``k`` of them exactly ``top``. The counts are
+    whole numbers held as floats: exact while ``dice`` is at most 18 and ``sides ** dice`` under
+    2**53 (every factor and product is then an exactly represented integer).
     """
     rows, below, at_top = prefixes
     length = rows.shape[1]
@@ -106,8 +118,7 @@ def prefix_probabilities(
                     math.comb(r, j) * (sides - t) ** (r - j) for j in range(k, r + 1)
                 )
     fact = np.array([math.factorial(k) for k in range(dice + 1)], dtype=np.float64)
-    weight = fact[dice] / (below * fact[rest]) * ways[top, at_top, rest]
-    return weight / float(sides) ** dice
+    return fact[dice] / (below * fact[rest]) * ways[top, at_top, rest]
 
 
 def _ranks(kind: int, face: np.ndarray, third: np.ndarray | int = 0) -> np.ndarray:
@@ -322,3 +333,39 @@ def reading_options(keep: str, crit_allowed: bool, only_ones: bool) -> tuple[str
     """Check ``keep`` and normalise the stat flags (they are part of the tables' cache keys)."""
     check_keep(keep)
     return keep, bool(crit_allowed), bool(only_ones)
+
+
+def kept_length(dice: int, keep: str, points: int) -> int:
+    """How many of a roll's lowest dice decide what it reaches with up to ``points`` wiggle points.
+
+    Under ``lowest_three`` the lowest ``points + 3`` (any other die below a target would cost
+    more than the points: module docstring); under ``best_set`` every die.
+    """
+    check_keep(keep)
+    return dice if keep != "lowest_three" else min(dice, points + 3)
+
+
+MAX_EXACT_DICE = 18
+"""The largest pool whose rolls are counted exactly (:func:`prefix_counts` is exact up to it)."""
+
+
+def row_readings(
+    rows: np.ndarray, sides: int, points: int, keep: str, crit_allowed: bool, only_ones: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """What each sorted roll (or prefix, :func:`kept_length` long) reaches with ``points``.
+
+    The rows of :func:`sorted_tuples`, read one by one as :func:`table` reads them (the same
+    searches): returns the rank of the best result the attacker's policy "best" reaches and the
+    face of the lowest pair the roller can count (0: none), row by row.
+    """
+    n = rows.shape[1]
+    if n == 1 or only_ones:
+        hit = rows[:, 0].astype(np.int64) - 1 <= points
+        return np.where(hit, ONES.rank, 0), np.where(hit, 1, 0)
+    if n == 2 or keep not in KEEP_MODES:
+        return _eval_scalar(
+            [tuple(int(f) for f in row) for row in rows], sides, points, keep, crit_allowed, False
+        )
+    if keep == "lowest_three":
+        return _eval_lowest_three(rows, sides, points, crit_allowed)
+    return _eval_best_set(rows, points, crit_allowed)

@@ -23,7 +23,8 @@ round comes only from initiative, never from SimPy's event order.
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import Any
+
+from simpy.events import Event
 
 from sim.engine.combat import SEGMENTS_PER_SECOND, Combat
 from sim.engine.tactics import pick_target
@@ -31,20 +32,26 @@ from sim.rules.prop3.character import AIM_ALWAYS, AIM_FIRST, P3Fighter
 from sim.rules.prop3.counters import counter_attack
 from sim.rules.prop3.damage import out
 from sim.rules.prop3.fight import Fight
-from sim.rules.prop3.initiative import initiative_roll, move_up, rank
+from sim.rules.prop3.initiative import (
+    initiative_dice,
+    initiative_roll,
+    move_up,
+    rank,
+    without_dice,
+)
 from sim.rules.prop3.melee import melee_attack
 from sim.rules.prop3.missiles import missile_attack, shot_reach
 from sim.rules.prop3.models import Rules
+from sim.rules.prop3.pool import NOTHING
 
 
-class RoundFight(Fight):
+class RoundFight(Fight[P3Fighter]):
     """A fight in rounds: places in the initiative order and positions on a line."""
 
     __slots__ = ("end_s", "end_t")
 
     def __init__(self, combat: Combat[P3Fighter], rules: Rules) -> None:
         super().__init__(combat, rules, counter_attack)
-        self.combat: Combat[P3Fighter] = combat
         self.end_s = 0.0
         self.end_t = 0.0
 
@@ -56,7 +63,7 @@ class RoundFight(Fight):
         """Feet between two combatants on the line."""
         return abs(a.pos - b.pos)
 
-    def lose_vigor(self, attacker: Any, target: Any, wounds: int) -> None:
+    def lose_vigor(self, attacker: P3Fighter | None, target: P3Fighter, wounds: int) -> None:
         """Lower Vigor; at 0 the combatant is out at the end of the round."""
         target.hp -= wounds
         target.damage_taken += wounds
@@ -82,12 +89,15 @@ class Prop3Rounds:
         rules: the hot-path rule options.
         round_s: game seconds in a round.
         every_round: roll initiative again every round.
+        no_dice: how combatants whose initiative pools have no dice are ordered
+            (``initiative_no_dice``).
     """
 
     __slots__ = (
         "combat",
         "every_round",
         "fight",
+        "no_dice",
         "order",
         "round_s",
         "round_t",
@@ -97,7 +107,12 @@ class Prop3Rounds:
     )
 
     def __init__(
-        self, combat: Combat[P3Fighter], rules: Rules, round_s: float, every_round: bool
+        self,
+        combat: Combat[P3Fighter],
+        rules: Rules,
+        round_s: float,
+        every_round: bool,
+        no_dice: str = "listed",
     ) -> None:
         self.combat = combat
         self.fight = RoundFight(combat, rules)
@@ -105,6 +120,7 @@ class Prop3Rounds:
         self.round_t = round_s * SEGMENTS_PER_SECOND
         self.rounds = int(combat.time_limit_s / round_s + 1e-9)
         self.every_round = every_round
+        self.no_dice = no_dice
         self.order: list[P3Fighter] = []
         self.skipped: list[P3Fighter] = []
         self.tracing = combat.trace is not None
@@ -113,7 +129,7 @@ class Prop3Rounds:
         """Start the round process."""
         self.combat.env.process(self.run())
 
-    def run(self) -> Generator[Any, Any, None]:
+    def run(self) -> Generator[Event, None, None]:
         """Initiative, then a round at each round's start until the end or the time limit."""
         combat = self.combat
         timeout = combat.env.timeout
@@ -126,10 +142,15 @@ class Prop3Rounds:
         combat.finish("time_limit", combat.time_limit_s)
 
     def roll_initiative(self) -> None:
-        """Everyone still in the fight rolls; the order is the results', best first."""
+        """Everyone still in the fight rolls; the order is the results', best first.
+
+        Combatants whose pools have no dice do not roll: they come last (``initiative.py``).
+        """
         fight = self.fight
         dice, keep = fight.dice, fight.rules.keep
         able = [f for f in self.combat.fighters if f.out is None]
+        rolling = [f for f in able if initiative_dice(f) > 0]
+        idle = [f for f in able if initiative_dice(f) <= 0]
         tracing = self.tracing
 
         def roll(f: P3Fighter):
@@ -139,7 +160,11 @@ class Prop3Rounds:
                 self.combat.emit("initiative", f, faces=list(faces), result=str(result))
             return result
 
-        self.set_order(rank(able, roll))
+        for f in idle:
+            f.init = NOTHING
+            if tracing:
+                self.combat.emit("initiative", f, faces=[], result="no dice")
+        self.set_order(rank(rolling, roll) + without_dice(idle, self.no_dice, dice))
 
     def set_order(self, order: list[P3Fighter]) -> None:
         """Set the initiative order (highest first)."""
@@ -200,10 +225,8 @@ class Prop3Rounds:
         profile = me.state.profile
         if target is not None and target.out is None and not profile.each_action:
             return target
-        # pick_target is typed for plain fighters; ours go in, and the one chosen is one of ours
-        # (annotations, not typing.cast: cast is a function call on every new target).
-        combat: Combat[Any] = self.combat
-        chosen: Any = pick_target(
+        combat = self.combat
+        return pick_target(
             me,
             combat.enemies(me),
             combat.allies(me),
@@ -211,7 +234,6 @@ class Prop3Rounds:
             profile.choose,
             profile.each_action,
         )
-        return chosen
 
     def act(self, me: P3Fighter, target: P3Fighter) -> None:
         """Attack, shoot, aim, move or hold."""

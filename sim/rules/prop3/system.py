@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from sim.engine.combat import Combat
+from sim.engine.combat import Combat, TraceEvent
 from sim.engine.dice import Dice
 from sim.engine.errors import Problem
 from sim.rules.base import ScenarioView as Scenario
@@ -37,6 +37,7 @@ class Prop3Prepared:
         self.rules = Rules(options)
         self.round_s = options.round_s
         self.every_round = options.initiative == "round"
+        self.no_dice = options.initiative_no_dice
         self.roster = []
         for spec in scenario.combatants:
             model = cast(Prop3Combatant, spec.stats)  # validated with combatant_model
@@ -54,7 +55,7 @@ class Prop3Prepared:
 
     def rounds(self, combat: Combat) -> Prop3Rounds:
         """The round process of one combat, set up but not started (for tests and notebooks)."""
-        return Prop3Rounds(combat, self.rules, self.round_s, self.every_round)
+        return Prop3Rounds(combat, self.rules, self.round_s, self.every_round, self.no_dice)
 
     def start(self, combat: Combat) -> None:
         """Start the round process."""
@@ -112,7 +113,7 @@ class Prop3System:
     default_time_limit_s = 600.0
     resolutions: Mapping[str, Prop3Resolution] = {"prop3": PROP3_RESOLUTION}
 
-    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
+    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[TraceEvent], str]]:
         """Sentences for the events of its rounds."""
         return NARRATION
 
@@ -127,7 +128,7 @@ class Prop3System:
         return float(cast(Prop3Options, options).round_s)
 
     def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
-        """The rule options."""
+        """The rule options (``raw``: the scenario's ``options:`` as written, of any YAML type)."""
         return Prop3Options
 
     def combatant_model(self, options: BaseModel) -> type[BaseModel]:

@@ -172,25 +172,26 @@ def auto_hit_value(attack: Pool, keep: str, hit: int, crit: int) -> float:
 
 # -- choosing ------------------------------------------------------------------------------------
 
+#: ``[attack][defense]`` expected damage of each pair of forms (``declaring.FormValues``).
+Values = list[list[float]]
+#: ``[attack][defense]``: the defender's gear allows that defense (:func:`allowed_table`).
+Allowed = tuple[tuple[bool, ...], ...]
 
-def first_attack(values, undefended, attacks, allowed) -> int:
+
+def first_attack(
+    values: Values, undefended: list[float], attacks: list[int], allowed: Allowed
+) -> int:
     """Attack form declared first: the best worst case over the defender's best answers."""
     best, choice = None, attacks[0]
     for a in attacks:
-        # The defender's best answer (plain loops: this runs on every declaration).
-        worst = None
-        row, ok = values[a], allowed[a]
-        for d in range(3):
-            if ok[d] and (worst is None or row[d] < worst):
-                worst = row[d]
-        if worst is None:
-            worst = undefended[a]
+        answers = [values[a][d] for d in range(3) if allowed[a][d]]
+        worst = min(answers) if answers else undefended[a]
         if best is None or worst > best:
             best, choice = worst, a
     return choice
 
 
-def reply_defense(values, a, allowed) -> int | None:
+def reply_defense(values: Values, a: int, allowed: Allowed) -> int | None:
     """Best defense against a declared attack form (None: no defense form is allowed)."""
     best, choice = None, None
     for d in range(3):
@@ -199,7 +200,9 @@ def reply_defense(values, a, allowed) -> int | None:
     return choice
 
 
-def _against(values, undefended, a, d, allowed, redeclare) -> float:
+def _against(
+    values: Values, undefended: list[float], a: int, d: int, allowed: Allowed, redeclare: bool
+) -> float:
     """The value of attack ``a`` against declared defense ``d`` (impossible: by the option)."""
     if allowed[a][d]:
         return values[a][d]
@@ -210,21 +213,31 @@ def _against(values, undefended, a, d, allowed, redeclare) -> float:
     return undefended[a]
 
 
-def first_defense(values, undefended, attacks, allowed, declarable, redeclare) -> int | None:
+def first_defense(
+    values: Values,
+    undefended: list[float],
+    attacks: list[int],
+    allowed: Allowed,
+    declarable: list[int],
+    redeclare: bool,
+) -> int | None:
     """Defense form declared first: the lowest best-attack value over the declarable forms."""
     best, choice = None, None
     for d in declarable:
-        worst = None  # the attacker's best attack against it
-        for a in attacks:
-            value = _against(values, undefended, a, d, allowed, redeclare)
-            if worst is None or value > worst:
-                worst = value
-        if best is None or (worst is not None and worst < best):
+        worst = max(_against(values, undefended, a, d, allowed, redeclare) for a in attacks)
+        if best is None or worst < best:
             best, choice = worst, d
     return choice
 
 
-def reply_attack(values, undefended, d, attacks, allowed, redeclare) -> int:
+def reply_attack(
+    values: Values,
+    undefended: list[float],
+    d: int | None,
+    attacks: list[int],
+    allowed: Allowed,
+    redeclare: bool,
+) -> int:
     """Best attack form against a declared defense (None: against no defense)."""
     best, choice = None, attacks[0]
     for a in attacks:

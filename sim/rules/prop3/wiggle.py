@@ -429,6 +429,33 @@ def lowest_pair(
     return _wiggled(Result.pair(p, pair_third(new, p)), faces, new)
 
 
+def respond(attack: Result, best: Result, low_face: int, cuts: str = "cut") -> Response:
+    """What the defender aims at, seeing the attack, from what its roll reaches.
+
+    Defend if its best reachable result beats the attack; otherwise, against a triple, cut the
+    critical to a standard hit if its lowest pair is lower than the triple's face; otherwise count
+    its best result, which may tie (a re-roll). ``cuts`` (``pool.CUTS``): ``tie`` takes a
+    reachable tie before a cut, ``never`` never cuts. Against a fumble nothing helps.
+
+    Args:
+        attack: the attacker's (wiggled) result.
+        best: the best result the defender's roll reaches with its points.
+        low_face: the face of the lowest pair it can count with them (0: none).
+        cuts: ``cut``, ``tie`` or ``never``.
+    """
+    if attack.kind == NO_SET:
+        return Response.NONE
+    if best > attack:
+        return Response.DEFEND
+    if cuts == "tie" and best == attack:
+        return Response.TIE
+    if attack.kind == TRIPLE and cuts != "never" and 0 < low_face < attack.face:
+        return Response.REDUCE
+    if best == attack:
+        return Response.TIE
+    return Response.NONE
+
+
 def best_response(
     attack: Result,
     faces: Sequence[int],
@@ -440,13 +467,10 @@ def best_response(
     only_ones: bool = False,
     cuts: str = "cut",
 ) -> Defense:
-    """The defender's best response to an attack result it has seen.
+    """The defender's best response to an attack result it has seen (:func:`respond`).
 
-    Defend if any reachable result beats the attack (counting the best one, so a triple makes a
-    critical defense); otherwise, against a triple, cut the critical to a standard hit if a pair
-    lower than the triple's face is reachable; otherwise count the best reachable result, which
-    may tie the attack (a re-roll). Against a fumble nothing is spent. ``cuts`` (``pool.CUTS``):
-    ``tie`` takes a reachable tie before a cut, ``never`` never cuts.
+    Counting the best reachable result (so a triple makes a critical defense), or the lowest pair
+    to cut a critical; against a fumble nothing is spent.
 
     Args:
         attack: the attacker's (wiggled) result.
@@ -464,19 +488,16 @@ def best_response(
     best = best_roll(
         faces, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
     )
-    if best.result > attack:
-        return Defense(Response.DEFEND, best)
-    if cuts == "tie" and best.result == attack:
-        return Defense(Response.TIE, best)
+    low = None
     if attack.kind == TRIPLE and cuts != "never":
         low = lowest_pair(
             faces, sides, points, keep=keep, crit_allowed=crit_allowed, only_ones=only_ones
         )
-        if low is not None and low.result.face < attack.face:
-            return Defense(Response.REDUCE, low)
-    if best.result == attack:
-        return Defense(Response.TIE, best)
-    return Defense(Response.NONE, best)
+    response = respond(attack, best.result, 0 if low is None else low.result.face, cuts)
+    if response == Response.REDUCE:
+        assert low is not None, "a cut needs a pair"
+        return Defense(response, low)
+    return Defense(response, best)
 
 
 AttackerPolicy = Callable[..., Wiggled]

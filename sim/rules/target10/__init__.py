@@ -4,8 +4,9 @@ Modules, one per concept of the rule text (``rules/target-10.txt``) as RULINGS p
 :mod:`~sim.rules.target10.values` (ability modifiers, FIGHT, SHOOT, DEFENSE, the clamp),
 :mod:`~sim.rules.target10.skill_tests` (the test roll and the maths of tests: chances, test
 values, tester order, the exact extended-test Markov chain),
-:mod:`~sim.rules.target10.combat_rolls` (the combat test's modifier and damage, one copy for
-the round, its duel lane and the hybrid),
+:mod:`~sim.rules.target10.combat_rolls` (the combat test's modifier and damage),
+:mod:`~sim.rules.target10.exchange` (one attack, a pure function of frozen inputs and the dice,
+and its exact law: the one copy the round and the hybrid call),
 :mod:`~sim.rules.target10.luck` (luck points),
 :mod:`~sim.rules.target10.movements` and :mod:`~sim.rules.target10.actions` (what each of the seven
 movements and seven actions does), :mod:`~sim.rules.target10.tactics` (the YAML vocabulary of
@@ -13,8 +14,7 @@ declarations), :mod:`~sim.rules.target10.models` (scenario models), :mod:`~sim.r
 combatant` (the hot-path fighter), :mod:`~sim.rules.target10.round` (the round process) with
 :mod:`~sim.rules.target10.state`, :mod:`~sim.rules.target10.moving`,
 :mod:`~sim.rules.target10.attacks`, :mod:`~sim.rules.target10.effects`,
-:mod:`~sim.rules.target10.conditions`, :mod:`~sim.rules.target10.parley` and
-:mod:`~sim.rules.target10.duel` (its concerns),
+:mod:`~sim.rules.target10.conditions` and :mod:`~sim.rules.target10.parley` (its concerns),
 :mod:`~sim.rules.target10.extended` (scenarios of tests outside combat), :mod:`~sim.rules.target10.
 hybrid` (Target 10 resolution on the ACS clock), :mod:`~sim.rules.target10.system` (the rule system
 object) and :mod:`~sim.rules.target10.narration` (sentences for ``combatsim replay``).

@@ -24,7 +24,7 @@ Three more words, in the spirit of "Other actions are certainly possible": ``non
 ``reload`` (a round spent reloading a firearm, option ``firearm_reload``).
 
 Damage (text, "Damage"): 1d6 + STR modifier (melee) or + DEX modifier (ranged), never below 1
-(:func:`~sim.rules.target10.combat_rolls.damage_roll`).
+(:func:`~sim.rules.target10.combat_rolls.damage_amount`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ ACTION_WORDS = ACTIONS + EXTRA_ACTIONS
 ATTACKS = frozenset({DISARM, GRAPPLE, KILL, SUBDUE, TRIP})
 #: Attacks that roll damage.
 DAMAGING = frozenset({KILL, SUBDUE})
+#: What a pinned grappler's successful Grapple on its holder does: the pin is broken.
+BREAK = 101
 
 #: How a combatant leaves the fight, as the rules say (``Fighter.out``).
 DEAD, UNCONSCIOUS, FLED = "dead", "unconscious", "fled"

@@ -1,4 +1,4 @@
-"""The combat test and its damage, written once for the round, its duel lane and the ACS hybrid.
+"""The pieces of a combat test and its damage, which the exchange puts together.
 
 Target 10 text, "Combat Tests": "one compares two values to determine if there is a bonus or
 penalty on the roll and then rolls 1d20, applying the modifier. If the roll is a '12' or higher,
@@ -21,9 +21,10 @@ attacking opponent in combat, their opponent's attack is automatically successfu
 succeed at any test" (:func:`lucky_hit`). Cover (not in the text: a situational modifier the
 scenario sets per combatant, ``cover``): :func:`cover_modifier`.
 
-The roll itself is :func:`~sim.rules.target10.skill_tests.roll_test` with ``need`` =
+The roll itself is a test's (:func:`~sim.rules.target10.skill_tests.outcomes`) with ``need`` =
 ``combat_target`` ("Combat tests work like other tests"). Everything here is pure: dice in,
-numbers out, no clock and no fighter state.
+numbers out, no clock and no fighter state; :func:`~sim.rules.target10.exchange.resolve_attack`
+puts the pieces together, for the round and the ACS hybrid alike.
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sim.engine.dice import Dice, DiceExpr
+from sim.engine.dice import DiceExpr
 from sim.rules.target10.luck import SucceedPolicy, spend_to_succeed
-from sim.rules.target10.skill_tests import DIE, D20Roll, outcomes, success_faces
+from sim.rules.target10.skill_tests import DIE, success_faces
 from sim.rules.target10.values import clamp
 
 if TYPE_CHECKING:
@@ -51,8 +52,7 @@ class CombatTest:
         min_damage: damage is never below this.
         zero_dead: a Kill that leaves exactly 0 hit points kills (``zero_hp: dead``).
         zero_hp: the same, as :func:`~sim.rules.target10.actions.take_damage` reads it
-            (``dead`` or ``unconscious``), worked out once rather than on every hit.
-        tables: :func:`attack_rolls`' memo, by value - defense, then situational; not a rule.
+            (``dead`` or ``unconscious``).
     """
 
     need: int = 12
@@ -61,9 +61,6 @@ class CombatTest:
     min_damage: int = 1
     zero_dead: bool = False
     zero_hp: str = field(init=False, repr=False, compare=False)
-    tables: dict[int, dict[int, tuple[D20Roll, ...]]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "zero_hp", "dead" if self.zero_dead else "unconscious")
@@ -98,60 +95,10 @@ def attack_modifier(value: int, defense: int, situational: int, test: CombatTest
     return modifier
 
 
-def attack_rolls(
-    value: int, defense: int, situational: int, test: CombatTest
-) -> tuple[D20Roll, ...]:
-    """Every roll of a combat test by d20 face, index 0 the automatic success.
-
-    They are :func:`~sim.rules.target10.skill_tests.outcomes` of :func:`attack_modifier`; the
-    round's attack roll reads its outcome there, as
-    :func:`~sim.rules.target10.skill_tests.roll_test` does. The
-    table depends only on the values' difference and the situational modifiers, so it is worked
-    out once per test and pair and then looked up: one call on the hot path instead of the
-    modifier's and the clamp's.
-    """
-    # Two int-keyed levels rather than one (difference, situational) key: no key tuple is made
-    # on every attack.
-    by_situational = test.tables.get(value - defense)
-    if by_situational is None:
-        by_situational = test.tables[value - defense] = {}
-    rolls = by_situational.get(situational)
-    if rolls is None:
-        rolls = outcomes(attack_modifier(value, defense, situational, test), test.need)
-        by_situational[situational] = rolls
-    return rolls
-
-
 def damage_amount(rolled: int, ability_mod: int, minimum: int) -> int:
     """A hit's damage from its weapon's roll: plus the ability modifier, never below ``minimum``."""
     amount = rolled + ability_mod
     return amount if amount > minimum else minimum
-
-
-def damage_roll(dice: Dice, damage: DiceExpr, ability_mod: int, minimum: int) -> int:
-    """A hit's damage: the weapon's roll (1d6) plus the ability modifier, at least ``minimum``."""
-    if damage.count == 1:
-        # One die (1d6, nearly every weapon): rolled here, saving DiceExpr.roll's call per hit.
-        return damage_amount(dice.roll(damage.sides) + damage.modifier, ability_mod, minimum)
-    return damage_amount(damage.roll(dice), ability_mod, minimum)
-
-
-def damage_faces(damage: DiceExpr, ability_mod: int, minimum: int) -> tuple[int, ...] | None:
-    """A one-die weapon's damage by the face its die shows (index 0 unused); None for more dice.
-
-    The round rolls the die and reads the damage here, as the attack test reads its outcome by
-    face (:func:`attack_rolls`): :func:`damage_amount` is worked out once per face rather than
-    on every hit, and the same die is rolled as :func:`damage_roll` rolls it.
-    """
-    if damage.count != 1:
-        return None
-    return (
-        0,
-        *(
-            damage_amount(face + damage.modifier, ability_mod, minimum)
-            for face in range(1, damage.sides + 1)
-        ),
-    )
 
 
 #: Which weapon an attack uses (:func:`weapon_for`).

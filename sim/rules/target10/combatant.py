@@ -8,55 +8,58 @@ conditions the actions leave (on the ground, pinned, disarmed, unconscious, held
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sim.engine.combatant import Fighter
 from sim.engine.dice import DiceExpr
 from sim.engine.space import home_side
-from sim.engine.tactics import TARGETS
+from sim.engine.tactics import TARGETS, TargetChoice
 from sim.rules.target10 import values
 from sim.rules.target10.actions import KILL, NONE, defend_bonus
-from sim.rules.target10.combat_rolls import damage_faces
+from sim.rules.target10.exchange import Weapon
 from sim.rules.target10.luck import SucceedPolicy, luck_cap
 from sim.rules.target10.models import succeed_policy
 from sim.rules.target10.movements import HOLD
 from sim.rules.target10.skill_tests import tv_of
 from sim.rules.target10.tactics import (
     DEFAULT_RULES,
+    Decide,
     compile_rules,
     declaration_codes,
     parse_condition,
 )
 
 if TYPE_CHECKING:
-    from sim.rules.target10.models import Combatant, CombatOptions
+    from sim.rules.target10.models import Combatant, CombatOptions, Declaration, T10Tactics
 
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """A combatant's fixed numbers under the scenario's options."""
+    """A combatant's fixed numbers under the scenario's options.
+
+    Its ways of attacking are :class:`~sim.rules.target10.exchange.Weapon` values, built here
+    once: ``melee`` (FIGHT with its hand weapon), ``unarmed`` (FIGHT without the weapon bonus,
+    disarmed), ``shot`` (SHOOT with its ranged weapon, None without one), ``disarm`` and
+    ``disarm_unarmed`` (a Disarm by SHOOT with its hand weapon's bonus, or without it).
+    """
 
     hd: int
     str_mod: int
     dex_mod: int
     cha_mod: int
     fight: int  # FIGHT with its weapon
-    fight_unarmed: int  # FIGHT without the weapon bonus (disarmed)
     shoot: int  # SHOOT with its ranged weapon (0 if none)
-    shoot_melee: int  # SHOOT with its hand weapon's bonus (a melee Disarm)
-    shoot_unarmed: int  # SHOOT without a weapon bonus
     defense: int  # DEFENSE
     charge_dex: int  # what a charge takes off DEFENSE (the DEX bonus, if positive)
-    charge_str: int  # what a charge adds to FIGHT (the extra STR bonus, if positive)
     defend: int  # what Defend adds to DEFENSE
+    melee: Weapon
+    unarmed: Weapon
+    shot: Weapon | None
+    disarm: Weapon
+    disarm_unarmed: Weapon
     reach: float
     range: float
     speed: float
-    melee_damage: DiceExpr
-    ranged_damage: DiceExpr | None
-    # Damage by the face of a one-die weapon (combat_test.damage_faces), None for several dice.
-    melee_faces: tuple[int, ...] | None
-    ranged_faces: tuple[int, ...] | None
     venturer: bool
     skill: int
     resist: int  # the TV others' negotiation is tested against
@@ -69,9 +72,9 @@ class Stats:
     firearm: bool  # its ranged weapon reloads after each shot (option firearm_reload)
     ammo: int | None  # shots or missiles carried (None: unlimited)
     cover: int  # minus this on attacks against it (option cover_against)
-    choose: Any
+    choose: TargetChoice
     each_action: bool
-    decide: Any  # compiled rules, or None for a fixed declaration
+    decide: Decide | None  # compiled rules, or None for a fixed declaration
     fixed: tuple[int, int]
     home: int  # -1 for the first side, +1 for the others (flight direction on a tie)
 
@@ -90,48 +93,40 @@ class Stats:
         weapon = model.weapon
         ranged = model.ranged
         tactics = model.tactics
-        decide = None
-        fixed = (HOLD, KILL)
-        if tactics.declare is not None:
-            fixed = declaration_codes(tactics.declare.movement, tactics.declare.action)
-        else:
-            rules = (
-                [(r.condition, r.then) for r in tactics.rules]
-                if tactics.rules is not None
-                else [(_parsed(c), d) for c, d in DEFAULT_RULES]
-            )
-            decide = compile_rules(
-                [(c, declaration_codes(_get(d, "movement"), _get(d, "action"))) for c, d in rules]
-            )
-        cap = luck_cap(model.skill_level, options.luck_caps.model_dump())
+        decide, fixed = declarations(tactics)
         melee = DiceExpr.parse(weapon.damage)
-        shot = DiceExpr.parse(ranged.damage) if ranged is not None else None
+        charge = values.charge_fight_bonus(str_mod, options.charge_str_factor)
+        fight = values.fight(hd, str_mod, weapon.bonus)
+        shoot = values.shoot(hd, dex_mod, ranged.bonus) if ranged is not None else 0
         return cls(
             hd=hd,
             str_mod=str_mod,
             dex_mod=dex_mod,
             cha_mod=cha_mod,
-            fight=values.fight(hd, str_mod, weapon.bonus),
-            fight_unarmed=values.fight(hd, str_mod, 0),
-            shoot=values.shoot(hd, dex_mod, ranged.bonus) if ranged is not None else 0,
-            shoot_melee=values.shoot(hd, dex_mod, weapon.bonus),
-            shoot_unarmed=values.shoot(hd, dex_mod, 0),
+            fight=fight,
+            shoot=shoot,
             defense=values.defense(hd, dex_mod, model.armor),
             charge_dex=values.charge_defense_loss(dex_mod, options.charge_drops_dex),
-            charge_str=values.charge_fight_bonus(str_mod, options.charge_str_factor),
             defend=defend_bonus(dex_mod, options.defend_minimum),
+            melee=Weapon(fight, melee, str_mod, charge=charge),
+            unarmed=Weapon(values.fight(hd, str_mod, 0), melee, str_mod, charge=charge),
+            shot=(
+                Weapon(shoot, DiceExpr.parse(ranged.damage), dex_mod, ranged=True)
+                if ranged is not None
+                else None
+            ),
+            disarm=Weapon(values.shoot(hd, dex_mod, weapon.bonus), melee, str_mod),
+            disarm_unarmed=Weapon(values.shoot(hd, dex_mod, 0), melee, str_mod),
             reach=weapon.reach,
             range=ranged.range if ranged is not None else 0.0,
             speed=model.speed,
-            melee_damage=melee,
-            ranged_damage=shot,
-            melee_faces=damage_faces(melee, str_mod, options.min_damage),
-            ranged_faces=damage_faces(shot, dex_mod, options.min_damage) if shot else None,
             venturer=model.venturer,
             skill=model.skill,
             resist=tv_of(cha_mod, model.skill if model.venturer else 0),
             situational=model.situational,
-            luck=model.luck if model.luck is not None else cap,
+            luck=model.luck if model.luck is not None else luck_cap(
+                model.skill_level, options.luck_caps.model_dump()
+            ),
             luck_policy=tactics.luck,
             succeed=succeed_policy(tactics.luck_to_succeed),
             push_away=tactics.push == "away",
@@ -147,12 +142,26 @@ class Stats:
         )
 
 
-def _parsed(condition: str | None):
-    return parse_condition(condition) if condition is not None else None
+def declarations(tactics: T10Tactics) -> tuple[Decide | None, tuple[int, int]]:
+    """How a combatant declares: compiled rules (and no fixed declaration), or a fixed one.
+
+    With no tactics at all, it follows :data:`~sim.rules.target10.tactics.DEFAULT_RULES`.
+    """
+    if tactics.declare is not None:
+        return None, declaration_codes(tactics.declare.movement, tactics.declare.action)
+    if tactics.rules is not None:
+        rules = [(r.condition, _codes(r.then)) for r in tactics.rules]
+    else:
+        rules = [
+            (parse_condition(c) if c is not None else None, _codes(d)) for c, d in DEFAULT_RULES
+        ]
+    return compile_rules(rules), (HOLD, KILL)
 
 
-def _get(declaration: Any, key: str) -> str:
-    return declaration[key] if isinstance(declaration, dict) else getattr(declaration, key)
+def _codes(declaration: Declaration | dict[str, str]) -> tuple[int, int]:
+    if isinstance(declaration, dict):
+        return declaration_codes(declaration["movement"], declaration["action"])
+    return declaration_codes(declaration.movement, declaration.action)
 
 
 class T10Fighter(Fighter):
@@ -166,7 +175,6 @@ class T10Fighter(Fighter):
         "attacked",
         "charging",
         "defending",
-        "dex_mod",
         "dv",
         "edge",
         "fled",
@@ -184,9 +192,7 @@ class T10Fighter(Fighter):
         "pinned_by",
         "pinning",
         "range",
-        "reach",
         "reload_left",
-        "speed",
         "stats",
         "wake_round",
         "weapon_at",
@@ -194,21 +200,19 @@ class T10Fighter(Fighter):
 
     def __init__(self, name: str, side: int, index: int, hp: int, stats: Stats, pos: float) -> None:
         super().__init__(name, side, index, hp)
-        self.stats = stats
-        self.dex_mod = stats.dex_mod
-        self.reach = stats.reach
-        self.range = stats.range if stats.ammo != 0 else 0.0
-        self.ammo = stats.ammo  # shots left (None: unlimited); at 0 it can no longer shoot
-        self.reload_left = 0  # reloading actions its firearm still needs before the next shot
-        self.speed = stats.speed
+        self.stats: Stats = stats
+        self.range: float = stats.range if stats.ammo != 0 else 0.0
+        # Shots left (None: unlimited); at 0 it can no longer shoot.
+        self.ammo: int | None = stats.ammo
+        self.reload_left: int = 0  # reloading actions its firearm still needs before the next shot
         self.pos = pos
-        self.luck = stats.luck
+        self.luck: int = stats.luck
         self.move = HOLD
         self.act = NONE
         self.init = 0
-        self.last_move = -1
-        self.last_act = -1
-        self.on_ground = False
+        self.last_move: int = -1
+        self.last_act: int = -1
+        self.on_ground: bool = False
         self.hampered = 0  # ground and pin penalties, kept up to date by the round process
         self.dv = stats.defense  # DEFENSE this round (charge and Defend change it)
         self.pinned_by: T10Fighter | None = None
@@ -220,7 +224,7 @@ class T10Fighter(Fighter):
         self.defending = False
         self.attacked = -1
         self.wake_round = -1
-        self.held_until = -1
+        self.held_until: int = -1
         self.holding: list[T10Fighter] | None = None
         self.hold_round = -1
         self.edge: tuple[T10Fighter, int] | None = None

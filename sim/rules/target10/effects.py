@@ -23,10 +23,12 @@ from dataclasses import dataclass
 from sim.engine.space import push
 from sim.rules.target10.actions import (
     ACTION_WORDS,
+    BREAK,
     DAMAGING,
     DISARM,
     GRAPPLE,
     KILL,
+    NONE,
     SUBDUE,
     TRIP,
     subdue_dealt,
@@ -34,36 +36,34 @@ from sim.rules.target10.actions import (
 )
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import hamper, put_out, release
+from sim.rules.target10.exchange import blow_lands
 from sim.rules.target10.luck import cancel_hits, spend_on_hit
 from sim.rules.target10.state import RoundState
 
-#: Effect kinds beyond the action codes: a maneuvering hit's push, breaking free of a pin.
-PUSH, BREAK = 100, 101
+#: The effect kind of a maneuvering hit (beyond the action codes and BREAK): a push.
+PUSH = 100
 _NAMES = {PUSH: "push", BREAK: "break"}
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Effect:
-    """A successful attack, waiting to land.
-
-    A value: nothing changes it once made. Not ``frozen=True``: a frozen dataclass costs about
-    five times as much to build (one ``object.__setattr__`` per field), and one is made per hit.
+    """A successful attack of a step, waiting to land with the step's other hits.
 
     Attributes:
-        kind: the attacker's action code (:mod:`~sim.rules.target10.actions`), or
-            :data:`PUSH` (a maneuvering hit) or :data:`BREAK` (a pinned grappler breaking free).
+        kind: the attacker's action code (:mod:`~sim.rules.target10.actions`), BREAK (a
+            pinned grappler breaking free) or :data:`PUSH` (a maneuvering hit).
         by: the attacker.
         on: the target.
         amount: the damage of a Kill or Subdue (0 for the others).
         also: with :data:`PUSH`, the action whose effect lands too (trip, grapple, disarm or
-            :data:`BREAK`; option ``maneuver_keeps_action``), or -1 for none.
+            BREAK; option ``maneuver_keeps_action``), or NONE.
     """
 
     kind: int
     by: T10Fighter
     on: T10Fighter
     amount: int = 0
-    also: int = -1
+    also: int = NONE
 
 
 def land_one(rs: RoundState, effect: Effect, r: int) -> None:
@@ -86,23 +86,16 @@ def land_blow(
 ) -> None:
     """A single Kill or Subdue of ``amount`` by ``by`` lands on ``t`` (its luck may ignore it).
 
-    What :func:`land_one` does with a damaging :class:`Effect`, taking the hit's parts: a hit
-    that lands alone as soon as it is rolled (the duel lane's, a step's only attacker's) needs
-    no :class:`Effect` made for it (a made object costs several times a call).
+    What it does is :func:`~sim.rules.target10.exchange.blow_lands`' answer.
     """
     if t.out is not None:
         return
-    hp = t.hp
-    if t.luck > 0 and spend_on_hit(t.stats.luck_policy, hp - amount <= 0):
+    landing = blow_lands(kind, amount, t.hp, t.luck, t.stats.luck_policy, rs.rules.test.zero_hp)
+    if landing.ignored:
         spend(rs, t, by)
         return
-    who = (by,) if rs.tracing else ()  # only the replay reads who hit
-    if kind == KILL:
-        by.damage_dealt += amount
-        wound(rs, t, amount, 0, who, r)
-    else:
-        by.damage_dealt += subdue_dealt(amount, hp)
-        wound(rs, t, 0, amount, who, r)
+    by.damage_dealt += landing.dealt
+    wound(rs, t, landing.hp, landing.out, (by,) if rs.tracing else (), r)
 
 
 def land(rs: RoundState, effects: list[Effect], r: int) -> None:
@@ -174,18 +167,20 @@ def hurt(rs: RoundState, t: T10Fighter, hits: Sequence[Effect], r: int) -> None:
         if rs.tracing
         else ()
     )
-    wound(rs, t, kill, subdue, by, r)
+    after, how = take_damage(t.hp, kill, subdue, rs.rules.test.zero_hp)
+    wound(rs, t, after, how, by, r)
 
 
 def wound(
-    rs: RoundState, t: T10Fighter, kill: int, subdue: int, by: Sequence[T10Fighter], r: int
+    rs: RoundState, t: T10Fighter, after: int, how: str | None, by: Sequence[T10Fighter], r: int
 ) -> None:
-    """``t`` takes Kill damage ``kill`` and Subdue damage ``subdue`` from ``by`` (Kill's first).
+    """``t`` is left with ``after`` hit points by the hits of ``by``, and is out ``how``.
 
-    :func:`~sim.rules.target10.actions.take_damage` says what is left and whether ``t`` is out.
+    What is left and whether ``t`` is out is
+    :func:`~sim.rules.target10.actions.take_damage`'s answer, for one hit
+    (:func:`~sim.rules.target10.exchange.blow_lands`) or a step's together (:func:`hurt`).
     """
     hp = t.hp
-    after, how = take_damage(hp, kill, subdue, rs.rules.test.zero_hp)
     t.hp = after
     t.damage_taken += hp - after
     if rs.tracing:
@@ -206,43 +201,58 @@ def apply(rs: RoundState, effect: Effect, r: int) -> None:
     kind = effect.kind
     f = effect.by
     t = effect.on
+    if kind == PUSH:
+        if effect.also != NONE:
+            # The action's own effect first (a trip, a pin, a disarm), then the push: a pin
+            # pushed beyond its holder's reach breaks, as any pin whose two are parted.
+            apply(rs, Effect(effect.also, f, t), r)
+        shove(rs, f, t, r)
+        return
     if kind == TRIP:
         t.on_ground = True
         hamper(rs, t)
     elif kind == GRAPPLE:
-        if t.pinned_by is None:
-            if f.pinning is not None:
-                release(rs, f)
-            t.pinned_by = f
-            f.pinning = t
-            hamper(rs, t)
+        pin(rs, f, t)
     elif kind == BREAK:
         if f.pinned_by is t:
             release(rs, t)
     elif kind == DISARM:
-        if t.weapon_at is None:
-            dice = rs.dice
-            way = 1 if dice.roll(2) == 2 else -1
-            t.weapon_at = t.pos + way * rs.rules.disarm_dice.roll(dice)
-    elif kind == PUSH:
-        if effect.also >= 0:
-            # The action's own effect first (a trip, a pin, a disarm), then the push: a pin
-            # pushed beyond its holder's reach breaks, as any pin whose two are parted.
-            apply(rs, Effect(effect.also, f, t), r)
-        rules = rs.rules
-        start = t.pos
-        t.pos = push(t.pos, f.pos, rules.maneuver_paces, f.stats.push_away, t.stats.home)
-        if rules.maneuver_bonus:
-            f.edge = (t, r + 1)
-        holder = t.pinned_by
-        if holder is not None and abs(holder.pos - t.pos) > holder.reach:
-            release(rs, holder)
-        held = t.pinning
-        if held is not None and abs(held.pos - t.pos) > t.reach:
-            release(rs, t)
-        if rs.tracing:
-            rs.combat.emit("effect", f, t, effect="push", start=start, end=t.pos)
-        return
+        disarm(rs, t)
     if rs.tracing:
         name = _NAMES.get(kind) or ACTION_WORDS[kind]
         rs.combat.emit("effect", f, t, effect=name, weapon_at=t.weapon_at)
+
+
+def pin(rs: RoundState, f: T10Fighter, t: T10Fighter) -> None:
+    """``f``'s Grapple pins ``t`` (unless someone already does), letting go of anyone else."""
+    if t.pinned_by is None:
+        if f.pinning is not None:
+            release(rs, f)
+        t.pinned_by = f
+        f.pinning = t
+        hamper(rs, t)
+
+
+def disarm(rs: RoundState, t: T10Fighter) -> None:
+    """``t``'s weapon flies ``disarm_paces`` away, on a side the d2 picks."""
+    if t.weapon_at is None:
+        dice = rs.dice
+        way = 1 if dice.roll(2) == 2 else -1
+        t.weapon_at = t.pos + way * rs.rules.disarm_dice.roll(dice)
+
+
+def shove(rs: RoundState, f: T10Fighter, t: T10Fighter, r: int) -> None:
+    """A maneuvering hit moves ``t`` ``maneuver_paces``; a pin so parted breaks."""
+    rules = rs.rules
+    start = t.pos
+    t.pos = push(t.pos, f.pos, rules.maneuver_paces, f.stats.push_away, t.stats.home)
+    if rules.exchange.maneuver_bonus:
+        f.edge = (t, r + 1)
+    holder = t.pinned_by
+    if holder is not None and abs(holder.pos - t.pos) > holder.stats.reach:
+        release(rs, holder)
+    held = t.pinning
+    if held is not None and abs(held.pos - t.pos) > t.stats.reach:
+        release(rs, t)
+    if rs.tracing:
+        rs.combat.emit("effect", f, t, effect="push", start=start, end=t.pos)

@@ -41,12 +41,11 @@ Trip) and movements (Hold is the ACS tactic ``movement: hold``; Maneuver and Sta
 here: a second of ACS is far shorter than a round, and the clock already orders everything.
 Unconscious combatants do not wake (a fight on the ACS clock lasts seconds, not 1d6 minutes).
 
-The attack test, its damage and the luck rule are the round's own
-(:func:`~sim.rules.target10.combat_rolls.attack_modifier`,
-:func:`~sim.rules.target10.skill_tests.roll_test`,
-:func:`~sim.rules.target10.combat_rolls.damage_roll`,
-:func:`~sim.rules.target10.actions.take_damage`, :mod:`~sim.rules.target10.luck`), and so
-are the options they read (:class:`~sim.rules.target10.models.AttackOptions`).
+Every attack is the round's own exchange,
+:func:`~sim.rules.target10.exchange.resolve_attack` (the test, luck spent to hit, damage and the
+target's luck to ignore the hit), with the round's options
+(:class:`~sim.rules.target10.models.AttackOptions`); this module builds its input from the clock
+and applies its outcome.
 """
 
 from __future__ import annotations
@@ -61,20 +60,19 @@ from sim.engine.space import distance
 from sim.rules.acs.models import AcsTactics, AcsTiming
 from sim.rules.acs.movement import FLEE
 from sim.rules.target10 import values
-from sim.rules.target10.actions import DEAD, defend_bonus, take_damage
+from sim.rules.target10.actions import DEAD, KILL, defend_bonus
 from sim.rules.target10.ammunition import after_shot
-from sim.rules.target10.combat_rolls import (
-    RANGED,
-    CombatTest,
-    attack_modifier,
-    cover_modifier,
-    damage_roll,
-    flee_auto,
-    lucky_hit,
-    weapon_for,
+from sim.rules.target10.combat_rolls import RANGED, CombatTest, flee_auto, weapon_for
+from sim.rules.target10.exchange import (
+    AttackInput,
+    AttackOutcome,
+    ExchangeRules,
+    Weapon,
+    blow_lands,
+    resolve_attack,
 )
 from sim.rules.target10.hybrid_space import Reach, Target10Space, reload_segments
-from sim.rules.target10.luck import SucceedPolicy, luck_cap, spend_on_hit
+from sim.rules.target10.luck import SucceedPolicy, luck_cap
 from sim.rules.target10.models import (
     LUCK_TO_SUCCEED_HELP,
     AttackOptions,
@@ -89,7 +87,6 @@ from sim.rules.target10.models import (
     succeed_policy,
 )
 from sim.rules.target10.narration import HYBRID_NARRATION
-from sim.rules.target10.skill_tests import outcomes, roll_test
 
 if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock, AcsFighter
@@ -142,28 +139,38 @@ class HybridCombatant(AcsTiming, Skirmisher):
 
 @dataclass(frozen=True, slots=True)
 class HybridStats:
-    """A hybrid combatant's fixed numbers, and the combat test of the scenario."""
+    """A hybrid combatant's fixed numbers, and the options of its exchanges.
 
-    fight: int
+    Attributes:
+        melee: its hand weapon (FIGHT, damage + STR, a Charge's STR bonus once more).
+        shot: its ranged weapon (SHOOT, damage + DEX), or None.
+        defense: DEFENSE.
+        defend: what Defend adds to it.
+        charge_dex: what a Charge takes off DEFENSE.
+        situational: its situational modifier on its attacks.
+        luck: luck points at the start.
+        luck_policy: when it ignores a hit with one (``tactics.luck``).
+        succeed: when it spends one to hit (``tactics.luck_to_succeed``).
+        exchange: the scenario's options of an exchange.
+        uses_defend: ACS defenses are Target 10's Defend (``hybrid_defense: defend``).
+        flee_auto_hit: ``flee_auto_hit``.
+        firearm_reload: ``firearm_reload`` (rounds).
+        space: distances, ranged weapon, cover, ways of moving.
+    """
+
+    melee: Weapon
+    shot: Weapon | None
     defense: int
     defend: int
-    str_mod: int
-    damage: DiceExpr
+    charge_dex: int
     situational: int
     luck: int
     luck_policy: str
     succeed: SucceedPolicy
-    test: CombatTest
+    exchange: ExchangeRules
     uses_defend: bool
-    dex_mod: int
-    #: What a Charge adds to FIGHT and takes off DEFENSE.
-    charge_str: int
-    charge_dex: int
-    #: ``flee_auto_hit``.
     flee_auto_hit: str
-    #: ``firearm_reload`` (rounds).
     firearm_reload: int
-    #: Distances, ranged weapon, cover, ways of moving.
     space: Reach
 
 
@@ -214,21 +221,28 @@ class Target10Resolution(Target10Space):
             point_blank=tactics.point_blank == "shoot",
             cover_all=options.cover_against == "all",
         )
+        test = CombatTest.of(options)
         return HybridStats(
-            fight=values.fight(model.hit_dice, str_mod, model.weapon.bonus),
+            melee=Weapon(
+                values.fight(model.hit_dice, str_mod, model.weapon.bonus),
+                DiceExpr.parse(model.weapon.damage),
+                str_mod,
+                charge=values.charge_fight_bonus(str_mod, options.charge_str_factor),
+            ),
+            shot=(
+                Weapon(shoot, space.ranged_damage, dex_mod, ranged=True)
+                if space.ranged_damage is not None
+                else None
+            ),
             defense=values.defense(model.hit_dice, dex_mod, model.armor),
             defend=defend_bonus(dex_mod, options.defend_minimum),
-            str_mod=str_mod,
-            damage=DiceExpr.parse(model.weapon.damage),
+            charge_dex=values.charge_defense_loss(dex_mod, options.charge_drops_dex),
             situational=model.situational,
             luck=model.luck if model.luck is not None else cap,
             luck_policy=model.tactics.luck,
             succeed=succeed_policy(model.tactics.luck_to_succeed),
-            test=CombatTest.of(options),
+            exchange=ExchangeRules(test, cover_all=options.cover_against == "all"),
             uses_defend=options.hybrid_defense == "defend",
-            dex_mod=dex_mod,
-            charge_str=values.charge_fight_bonus(str_mod, options.charge_str_factor),
-            charge_dex=values.charge_defense_loss(dex_mod, options.charge_drops_dex),
             flee_auto_hit=options.flee_auto_hit,
             firearm_reload=options.firearm_reload,
             space=space,
@@ -241,97 +255,145 @@ class Target10Resolution(Target10Space):
             fighter.state = HybridState(stats.luck, stats.space.ammo)
 
     def attack(
-        self, clock: AcsClock, attacker: AcsFighter, target: AcsFighter, can_defend: bool
+        self,
+        clock: AcsClock[HybridStats, HybridState],
+        attacker: AcsFighter[HybridStats, HybridState],
+        target: AcsFighter[HybridStats, HybridState],
+        can_defend: bool,
     ) -> bool:
         """Resolve one Target 10 attack; True when the target used a defensive action."""
         combat = clock.combat
-        dice = combat.dice
-        a: HybridStats = attacker.stats
-        d: HybridStats = target.stats
-        mine: HybridState = attacker.state
-        theirs: HybridState = target.state
-        test = a.test
-        kit = a.space
-        gap = distance(attacker, target)
-        loaded = mine.ammo != 0 and mine.loaded_at <= clock.env.now
-        use = weapon_for(gap, attacker.reach, kit.range if loaded else 0.0, kit.point_blank)
-        # Not a shot: hand to hand (the clock attacks only in reach, or in range of a shot).
-        ranged = use == RANGED
-        charging = mine.charging and not ranged
-        value = a.fight + a.charge_str if charging else a.fight
-        if ranged:
-            value = kit.shoot
-        mine.charging = False
-        situational = a.situational
-        if d.space.cover:
-            situational += cover_modifier(d.space.cover, ranged, kit.cover_all)
-        auto = target.moving == FLEE and flee_auto(a.flee_auto_hit, -attacker.rank, -target.rank)
+        a = attacker.stats
+        mine = attacker.state
+        theirs = target.state
+        weapon = ready_weapon(clock, attacker, target)
+        automatic = target.moving == FLEE and flee_auto(
+            a.flee_auto_hit, -attacker.rank, -target.rank
+        )
         # A fleer has turned its back: no Defend, no ACS defense.
-        defending = can_defend and a.uses_defend and not auto
-        plain_defense = d.defense - d.charge_dex if theirs.charging else d.defense
-        defense = plain_defense + d.defend if defending else plain_defense
-        modifier = attack_modifier(value, defense, situational, test)
-        roll = roll_test(dice, modifier, test.need, auto)
-        if ranged:
-            if mine.ammo is not None:
-                mine.ammo = after_shot(mine.ammo)
-            if kit.firearm:
-                seconds = clock.options.round_seconds
-                mine.loaded_at = clock.env.now + reload_segments(a.firearm_reload, seconds)
-        hit = lucky = False
-        if roll.success:
-            hit = True
-        elif a.succeed.spends:
-            damage = kit.ranged_damage if ranged else a.damage
-            bonus = a.dex_mod if ranged else a.str_mod
-            if mine.luck > 0 and lucky_hit(
-                a.succeed, modifier, test.need, target.hp, damage, bonus, test.min_damage
-            ):
-                mine.luck -= 1
-                hit = lucky = True
+        defending = can_defend and a.uses_defend and not automatic
+        exchange = attack_input(attacker, target, weapon, automatic, defending)
+        mine.charging = False  # the blow that ends a Charge
+        outcome = resolve_attack(exchange, combat.dice, mine.luck, target.hp)
+        if weapon.ranged:
+            shot_fired(clock, attacker)
+        if outcome.lucky:
+            mine.luck -= 1
         if combat.trace is not None:
-            at: dict[str, object] = {}
-            if ranged:
-                at = {"weapon": kit.weapon, "distance": gap, "ammo": mine.ammo}
-            combat.emit(
-                "t10_attack",
-                attacker,
-                target,
-                d20=roll.face,
-                modifier=roll.modifier,
-                total=roll.total,
-                need=roll.need,
-                hit=hit,
-                defend=defending,
-                ranged=ranged,
-                auto=auto,
-                charge=a.charge_str if charging else 0,
-                **at,
-            )
-            if lucky:
-                combat.emit("t10_luck_hit", attacker, target, left=mine.luck)
-        if not hit:
-            if defending:
-                # The defense won if the attack would have hit against DEFENSE alone.
-                plain = attack_modifier(value, plain_defense, situational, test)
-                if outcomes(plain, test.need)[roll.face].success:
-                    target.defenses_won += 1
+            emit_attack(clock, attacker, target, exchange, outcome, defending)
+        if not outcome.hit:
+            if outcome.parried:
+                target.defenses_won += 1
             return defending
         attacker.hits += 1
-        if ranged:
-            shot = kit.ranged_damage
-            assert shot is not None  # only a combatant with a ranged weapon has a range
-            amount = damage_roll(dice, shot, a.dex_mod, test.min_damage)
-        else:
-            amount = damage_roll(dice, a.damage, a.str_mod, test.min_damage)
-        _, how = take_damage(target.hp, amount, 0, test.zero_hp)
-        if theirs.luck > 0 and spend_on_hit(d.luck_policy, how is not None):
+        d = target.stats
+        landing = blow_lands(
+            KILL, outcome.damage, target.hp, theirs.luck, d.luck_policy, a.exchange.test.zero_hp
+        )
+        if landing.ignored:
             theirs.luck -= 1
             if combat.trace is not None:
                 combat.emit("t10_luck", target, attacker, left=theirs.luck)
             return defending
-        combat.damage(attacker, target, amount, 0, how if how is not None else DEAD)
+        combat.damage(attacker, target, outcome.damage, 0, landing.out or DEAD)
         return defending
+
+
+def ready_weapon(
+    clock: AcsClock[HybridStats, HybridState],
+    attacker: AcsFighter[HybridStats, HybridState],
+    target: AcsFighter[HybridStats, HybridState],
+) -> Weapon:
+    """What ``attacker`` strikes ``target`` with: a loaded ranged weapon, or its hand weapon.
+
+    The clock attacks only in reach, or in range of a shot (:func:`~sim.rules.target10.
+    combat_rolls.weapon_for`: point-blank shots by the tactic ``point_blank``).
+    """
+    a = attacker.stats
+    mine = attacker.state
+    kit = a.space
+    loaded = mine.ammo != 0 and mine.loaded_at <= clock.env.now
+    ready = kit.range if loaded else 0.0
+    if a.shot is not None and weapon_for(
+        distance(attacker, target), attacker.reach, ready, kit.point_blank
+    ) == RANGED:
+        return a.shot
+    return a.melee
+
+
+def attack_input(
+    attacker: AcsFighter[HybridStats, HybridState],
+    target: AcsFighter[HybridStats, HybridState],
+    weapon: Weapon,
+    automatic: bool,
+    defending: bool,
+) -> AttackInput:
+    """The exchange's input: ``attacker`` striking ``target`` with ``weapon`` on the clock.
+
+    A Charge lasts until the charger's next attack: that blow adds its STR bonus once more
+    (hand to hand), and until then the charger meets attacks without its DEX bonus.
+    """
+    a = attacker.stats
+    d = target.stats
+    return AttackInput(
+        a.exchange,
+        weapon,
+        defense=d.defense - d.charge_dex if target.state.charging else d.defense,
+        situational=a.situational,
+        charging=attacker.state.charging,
+        cover=d.space.cover,
+        automatic=automatic,
+        defend=d.defend if defending else 0,
+        succeed=a.succeed,
+    )
+
+
+def shot_fired(
+    clock: AcsClock[HybridStats, HybridState], attacker: AcsFighter[HybridStats, HybridState]
+) -> None:
+    """A shot uses one missile, and a firearm must reload (``firearm_reload`` rounds)."""
+    a = attacker.stats
+    mine = attacker.state
+    if mine.ammo is not None:
+        mine.ammo = after_shot(mine.ammo)
+    if a.space.firearm:
+        seconds = clock.options.round_seconds
+        mine.loaded_at = clock.env.now + reload_segments(a.firearm_reload, seconds)
+
+
+def emit_attack(
+    clock: AcsClock[HybridStats, HybridState],
+    attacker: AcsFighter[HybridStats, HybridState],
+    target: AcsFighter[HybridStats, HybridState],
+    exchange: AttackInput,
+    outcome: AttackOutcome,
+    defending: bool,
+) -> None:
+    """The replay's ``t10_attack`` event (and ``t10_luck_hit`` for a lucky hit)."""
+    combat = clock.combat
+    roll = outcome.roll
+    weapon = exchange.weapon
+    at: dict[str, object] = {}
+    if weapon.ranged:
+        gap = distance(attacker, target)
+        at = {"weapon": attacker.stats.space.weapon, "distance": gap, "ammo": attacker.state.ammo}
+    combat.emit(
+        "t10_attack",
+        attacker,
+        target,
+        d20=roll.face,
+        modifier=roll.modifier,
+        total=roll.total,
+        need=roll.need,
+        hit=outcome.hit,
+        defend=defending,
+        ranged=weapon.ranged,
+        auto=exchange.automatic,
+        charge=weapon.charge if exchange.charging else 0,
+        **at,
+    )
+    if outcome.lucky:
+        combat.emit("t10_luck_hit", attacker, target, left=attacker.state.luck)
 
 
 TARGET10_RESOLUTION = Target10Resolution()

@@ -133,7 +133,7 @@ class MovementOptions(Strict):
 
     @field_validator("flee_auto_hit", mode="before")
     @classmethod
-    def _flee_bool(cls, value: Any) -> Any:
+    def _flee_bool(cls, value: Any) -> Any:  # Any: raw YAML, before validation
         if value is True:
             return "always"
         if value is False:
@@ -284,13 +284,13 @@ _RULE_SHAPE = (
 class Rule(Strict):
     """``if: <condition>`` / ``then: <declaration>``, or ``else: <declaration>``."""
 
-    condition: Any = None
+    condition: Any = None  # Any: parse_condition's tree of tuples, any depth (not validated again)
     then: Declaration
     otherwise: bool = False
 
     @model_validator(mode="before")
     @classmethod
-    def _read(cls, data: Any) -> Any:
+    def _read(cls, data: Any) -> Any:  # Any: raw YAML, before validation
         if not isinstance(data, dict):
             raise ValueError(_RULE_SHAPE)
         keys = set(data)

@@ -20,8 +20,6 @@ from sim.rules.target10.movements import (
     ADVANCE,
     CHARGE,
     FLEE,
-    HOLD,
-    MANEUVER,
     MOVEMENTS,
     STAND,
     WITHDRAW,
@@ -35,46 +33,66 @@ Origins = dict[T10Fighter, float]
 
 def move(rs: RoundState, members: tuple[T10Fighter, ...], r: int) -> Origins | None:
     """Move every member from the positions before the step; return withdrawers' origins."""
-    rules = rs.rules
     moves: list[tuple[T10Fighter, float]] = []
     origin: Origins | None = None
     for f in members:
-        m = f.move
-        if m in (HOLD, MANEUVER):
-            continue
-        if m == STAND:
+        if f.move == STAND:
             stand(rs, f, r)
             continue
-        target = f.target
-        if m == FLEE:
-            away = nearest(f, rs.fighters)
-            if away is None:
-                continue
-            run = run_paces(f.speed, rules.run_multiplier)
-            moves.append((f, retreat(f.pos, away.pos, run, f.stats.home)))
+        pos = destination(rs, f)
+        if pos is None:
             continue
-        if target is None or target.out is not None:
-            continue
-        if m == ADVANCE:
-            moves.append((f, approach(f.pos, target.pos, rules.advance, f.reach)))
-        elif m == CHARGE:
-            run = run_paces(f.speed, rules.run_multiplier)
-            moves.append((f, approach(f.pos, target.pos, run, f.reach)))
-        elif m == WITHDRAW:
+        if f.move == WITHDRAW:
             if origin is None:
                 origin = {}
             origin[f] = f.pos
-            moves.append((f, retreat(f.pos, target.pos, rules.withdraw, f.stats.home)))
-    tracing = rs.tracing
-    for i, (f, pos) in enumerate(moves):
-        holder = f.pinned_by
-        if holder is not None:
-            # Only a grapple breaks a pin: the pinned mover stays within its holder's reach
-            # (the holder where it stood before the step).
-            pos = tethered(pos, holder.pos, holder.reach)
-            moves[i] = (f, pos)
+        moves.append((f, pos))
+    arrive(rs, moves, r)
+    return origin
+
+
+def destination(rs: RoundState, f: T10Fighter) -> float | None:
+    """Where ``f``'s movement takes it from the positions before the step (None: it stays).
+
+    A fleer runs from its nearest enemy; the others move by their target (none: no move). Only
+    a grapple breaks a pin: a pinned mover stays within its holder's reach (the holder where
+    it stood before the step).
+    """
+    m = f.move
+    rules = rs.rules
+    if m == FLEE:
+        away = nearest(f, rs.fighters)
+        if away is None:
+            return None
+        run = run_paces(f.stats.speed, rules.run_multiplier)
+        pos = retreat(f.pos, away.pos, run, f.stats.home)
+    else:
+        target = f.target
+        if target is None or target.out is not None:
+            return None
+        if m == ADVANCE:
+            pos = approach(f.pos, target.pos, rules.advance, f.stats.reach)
+        elif m == CHARGE:
+            run = run_paces(f.stats.speed, rules.run_multiplier)
+            pos = approach(f.pos, target.pos, run, f.stats.reach)
+        elif m == WITHDRAW:
+            pos = retreat(f.pos, target.pos, rules.withdraw, f.stats.home)
+        else:
+            return None  # Hold and Maneuver stay where they are
+    holder = f.pinned_by
+    if holder is not None:
+        pos = tethered(pos, holder.pos, holder.stats.reach)
+    return pos
+
+
+def arrive(rs: RoundState, moves: list[tuple[T10Fighter, float]], r: int) -> None:
+    """The step's movers reach their places.
+
+    Then grapplers out of reach let go, and a fleer may be out at once (``escape: on_move``).
+    """
+    rules = rs.rules
     for f, pos in moves:
-        if tracing:
+        if rs.tracing:
             rs.combat.emit("move", f, movement=MOVEMENTS[f.move], start=f.pos, end=pos)
         f.pos = pos
         if f.move == FLEE:
@@ -82,11 +100,10 @@ def move(rs: RoundState, members: tuple[T10Fighter, ...], r: int) -> Origins | N
             rs.flight = rules.escape != "on_move"
     for f, _ in moves:
         held = f.pinning
-        if held is not None and abs(f.pos - held.pos) > f.reach:
+        if held is not None and abs(f.pos - held.pos) > f.stats.reach:
             release(rs, f)
         if f.fled and rules.escape == "on_move" and f.out is None:
             put_out(rs, f, FLED, r)
-    return origin
 
 
 def stand(rs: RoundState, f: T10Fighter, r: int) -> None:
@@ -116,12 +133,12 @@ def recover(rs: RoundState, f: T10Fighter) -> None:
     spot = f.weapon_at
     if spot is None:
         return
-    if abs(spot - f.pos) <= f.speed:
+    if abs(spot - f.pos) <= f.stats.speed:
         f.pos = spot
         f.weapon_at = None
         done = True
     else:
-        f.pos = approach(f.pos, spot, f.speed, 0.0)
+        f.pos = approach(f.pos, spot, f.stats.speed, 0.0)
         done = False
     if rs.tracing:
         rs.combat.emit("recover", f, success=done, pos=f.pos)
@@ -130,4 +147,4 @@ def recover(rs: RoundState, f: T10Fighter) -> None:
 def threatens(e: T10Fighter, f: T10Fighter) -> bool:
     """Whether ``e`` is in a position to attack ``f``: within its reach, or its range."""
     distance = abs(e.pos - f.pos)
-    return distance <= e.reach or (e.weapon_at is None and distance <= e.range)
+    return distance <= e.stats.reach or (e.weapon_at is None and distance <= e.range)

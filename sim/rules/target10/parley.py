@@ -101,12 +101,12 @@ def escape(rs: RoundState, able: list[T10Fighter], r: int) -> None:
 
 def beyond_reach(rs: RoundState, f: T10Fighter) -> bool:
     """No able enemy could attack ``f`` next round: out of charge + reach and of range."""
-    run = rs.run_multiplier
+    run = rs.rules.run_multiplier
     side = f.side
     for e in rs.fighters:
         if e.out is None and e.side != side:
             distance = abs(e.pos - f.pos)
-            if distance <= e.reach + e.speed * run:
+            if distance <= e.stats.reach + e.stats.speed * run:
                 return False
             if e.weapon_at is None and distance <= e.range:
                 return False

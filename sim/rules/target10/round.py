@@ -21,17 +21,19 @@ lost, so waking can never undo the end of a fight.
 
 The concerns of a round live in their own modules, functions of the fight's
 :class:`~sim.rules.target10.state.RoundState`: :mod:`~sim.rules.target10.moving`,
-:mod:`~sim.rules.target10.attacks` (with the pure :mod:`~sim.rules.target10.combat_rolls`),
+:mod:`~sim.rules.target10.attacks` (around the pure :mod:`~sim.rules.target10.exchange`),
 :mod:`~sim.rules.target10.effects`, :mod:`~sim.rules.target10.conditions` and
-:mod:`~sim.rules.target10.parley`; a static duel takes :mod:`~sim.rules.target10.duel`.
+:mod:`~sim.rules.target10.parley`; every attack is the one exchange of
+:mod:`~sim.rules.target10.exchange`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
-from typing import Any
+from collections.abc import Generator
+from itertools import groupby
+from operator import attrgetter
 
-from simpy.events import NORMAL
+from simpy.events import NORMAL, Event
 
 from sim.engine.combat import Combat, wake_at
 from sim.rules.target10.actions import (
@@ -47,14 +49,17 @@ from sim.rules.target10.ammunition import reload
 from sim.rules.target10.attacks import attack
 from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds, wake
-from sim.rules.target10.duel import INITIATIVE_DIE, static_duel
-from sim.rules.target10.effects import Effect, land, land_one
+from sim.rules.target10.effects import Effect, land
+from sim.rules.target10.exchange import AttackInput
 from sim.rules.target10.movements import CHARGE, FLEE, HOLD, MOVEMENTS, TRAVEL
 from sim.rules.target10.moving import move, recover
 from sim.rules.target10.parley import escape, negotiate
-from sim.rules.target10.state import ROUND, ROUND_S, LaneMemo, RoundRules, RoundState
+from sim.rules.target10.state import ROUND, ROUND_S, RoundRules, RoundState
 
 __all__ = ["ROUND", "ROUND_S", "RoundRules", "Target10Rounds"]
+
+#: Initiative: 1d6 + DEX bonus (text, "Combat Tests").
+INITIATIVE_DIE = 6
 
 
 class Target10Rounds(RoundState):
@@ -63,38 +68,33 @@ class Target10Rounds(RoundState):
     Args:
         combat: the fight (its fighters are :class:`~sim.rules.target10.combatant.T10Fighter`).
         rules: the rule options.
-        lane: the chunk's memo of the duel lane (:class:`~sim.rules.target10.state.LaneMemo`).
+        exchanges: the attacks' inputs made so far (:class:`~sim.rules.target10.state.
+            RoundState`).
     """
 
     __slots__ = ("history", "rounds")
 
     def __init__(
-        self, combat: Combat[T10Fighter], rules: RoundRules, lane: LaneMemo | None = None
+        self,
+        combat: Combat[T10Fighter],
+        rules: RoundRules,
+        exchanges: dict[tuple[object, ...], AttackInput] | None = None,
     ) -> None:
-        super().__init__(combat, rules, lane)
+        super().__init__(combat, rules, exchanges)
         self.rounds = int(combat.time_limit_s // ROUND_S + 1e-9)
         # Tactics read what opponents declared last round: keep it only when someone looks.
-        self.history = False
-        for f in self.fighters:
-            if f.stats.decide is not None:
-                self.history = True
-                break
+        self.history = any(f.stats.decide is not None for f in self.fighters)
 
     def start(self) -> None:
         """Start the round process."""
         self.combat.env.process(self.run())
 
-    def run(self) -> Generator[Any, Any, None]:
+    def run(self) -> Generator[Event, object, None]:
         """The round process: a round at each round's start, until the end or the time limit."""
         combat = self.combat
         env = combat.env
-        play = self.play
-        if self.tracing is False:
-            duel = static_duel(self)
-            if duel is not None:
-                play = duel.play
         for r in range(self.rounds):
-            play(r)
+            self.play(r)
             if combat.end_reason is not None:
                 return
             yield wake_at(env, (r + 1) * ROUND, NORMAL)  # the next round's start
@@ -104,53 +104,46 @@ class Target10Rounds(RoundState):
 
     def play(self, r: int) -> None:
         """Play round ``r`` (from 0): wake-ups, declarations, initiative, the steps, escapes."""
-        combat = self.combat
         if self.sleepers:
             wake(self, r)
-        able = []  # a plain loop: a comprehension makes a function and a frame every round
-        for f in self.fighters:
-            if f.out is None:
-                able.append(f)
+        able = [f for f in self.fighters if f.out is None]
         if self.history:
             for f in able:
                 f.last_move = f.move
                 f.last_act = f.act
-        declare = self._declare
         for f in able:
-            declare(f, r)
-        roll = self.dice.roll
+            self._declare(f, r)
+        roll = self.dice.roll  # initiative: 1d6 + DEX bonus, in scenario order
         for f in able:
-            f.init = roll(INITIATIVE_DIE) + f.dex_mod
+            f.init = roll(INITIATIVE_DIE) + f.stats.dex_mod
         if self.tracing:
-            for f in able:
-                combat.emit("initiative", f, total=f.init, roll=f.init - f.dex_mod, bonus=f.dex_mod)
-        steps: Sequence[tuple[T10Fighter, ...]]
-        if len(able) == 2:
-            a, b = able
-            if a.init > b.init:
-                steps = ((a,), (b,))
-            elif a.init < b.init:
-                steps = ((b,), (a,))
-            else:
-                steps = ((a, b),)
-        else:
-            steps = _steps(able)
-        end_s = (r + 1) * ROUND_S
-        play_step = self._step
-        for step in steps:
-            play_step(step, r)
-            if self.changed:
-                self.changed = False
-                combat.check_end(end_s)
-                if combat.end_reason is not None:
-                    return
+            self._trace_initiative(able)
+        # The steps: one per initiative score, highest first (scenario order inside a step).
+        ranked = sorted(able, key=_INITIATIVE, reverse=True)  # a stable sort, reversed or not
+        for _, step in groupby(ranked, key=_INITIATIVE):
+            self._step(tuple(step), r)
+            if self.changed and self._over(r):
+                return
         if self.flight:
             escape(self, able, r)
             if self.changed:
-                self.changed = False
-                combat.check_end(end_s)
+                self._over(r)
+
+    def _trace_initiative(self, able: list[T10Fighter]) -> None:
+        """The replay's ``initiative`` events: each total, roll and DEX bonus."""
+        for f in able:
+            bonus = f.stats.dex_mod
+            self.combat.emit("initiative", f, total=f.init, roll=f.init - bonus, bonus=bonus)
+
+    def _over(self, r: int) -> bool:
+        """Someone left the fight in round ``r``: whether the fight is over."""
+        self.changed = False
+        combat = self.combat
+        combat.check_end((r + 1) * ROUND_S)
+        return combat.end_reason is not None
 
     def _declare(self, f: T10Fighter, r: int) -> None:
+        """``f`` declares its movement and action for round ``r``; its DEFENSE for the round."""
         stats = f.stats
         target = f.target
         if target is None or target.out is not None or stats.each_action:
@@ -196,75 +189,58 @@ class Target10Rounds(RoundState):
     # -- a step: everyone with one initiative score ---------------------------------------------
 
     def _step(self, step: tuple[T10Fighter, ...], r: int) -> None:
-        members: tuple[T10Fighter, ...]
-        if len(step) == 1:
-            # One combatant alone on its initiative score: the common case, kept short.
-            f = step[0]
-            if f.out is not None:
-                return
-            if f.holding is not None and f.hold_round < r:
-                end_holds(self, f, r, quiet=True)
-            origin = move(self, step, r) if f.move != HOLD else None
-            if f.act in ATTACKS:
-                f.actions_taken += 1
-                effect = attack(self, f, r, origin, True)  # alone in its step
-                if effect is not None:
-                    land_one(self, effect, r)
-                return
+        """Everyone able on one initiative score moves, acts, and then its hits land together.
+
+        Alone on its score, an attacker's hit lands at once: nothing else reads the state
+        before it.
+        """
+        if len(step) > 1:
+            members = tuple([f for f in step if f.out is None])
+        elif step[0].out is None:
             members = step
         else:
-            members = tuple(f for f in step if f.out is None)
-            if not members:
-                return
-            for f in members:
-                if f.holding is not None and f.hold_round < r:
-                    end_holds(self, f, r, quiet=True)
-            origin = None
-            for f in members:
-                if f.move != HOLD:
-                    origin = move(self, members, r)
-                    break
+            return
+        moving = False
+        for f in members:
+            if f.holding is not None and f.hold_round < r:
+                end_holds(self, f, r, quiet=True)
+            moving = moving or f.move != HOLD
+        origin = move(self, members, r) if moving else None
+        alone = len(members) == 1
         effects: list[Effect] = []
-        negotiators: list[T10Fighter] | None = None
+        negotiators: list[T10Fighter] = []
         for f in members:
             act = f.act
             if act in ATTACKS:
                 f.actions_taken += 1
-                effect = attack(self, f, r, origin)
+                effect = attack(self, f, r, origin, alone)
                 if effect is not None:
                     effects.append(effect)
             elif act == NEGOTIATE:
                 f.actions_taken += 1
-                if negotiators is None:
-                    negotiators = []
                 negotiators.append(f)
-            elif act == DEFEND:
+            elif act != NONE:
                 f.actions_taken += 1
-            elif act == RECOVER:
-                f.actions_taken += 1
-                recover(self, f)
-            elif act == RELOAD:
-                f.actions_taken += 1
-                reload(self, f)
+                act_without_attack(self, f)
         if effects:
             land(self, effects, r)
-        if negotiators is not None:
-            for f in negotiators:
-                if f.out is None:
-                    negotiate(self, f, r)
+        for f in negotiators:
+            if f.out is None:
+                negotiate(self, f, r)
 
 
-def _steps(able: list[T10Fighter]) -> list[tuple[T10Fighter, ...]]:
-    """Group combatants by initiative score, highest first (scenario order inside a group)."""
-    ranked = sorted(able, key=lambda f: -f.init)
-    steps: list[tuple[T10Fighter, ...]] = []
-    start = 0
-    n = len(ranked)
-    while start < n:
-        end = start + 1
-        score = ranked[start].init
-        while end < n and ranked[end].init == score:
-            end += 1
-        steps.append(tuple(ranked[start:end]))
-        start = end
-    return steps
+def act_without_attack(rs: RoundState, f: T10Fighter) -> None:
+    """What an action other than an attack does at once: Recover and Reload.
+
+    Defend counts for the whole round (it is in DEFENSE); Negotiate speaks after the step's
+    hits (:meth:`Target10Rounds._step`).
+    """
+    if f.act == RECOVER:
+        recover(rs, f)
+    elif f.act == RELOAD:
+        reload(rs, f)
+
+
+#: A fighter's initiative score, the key of the order of a round.
+_INITIATIVE = attrgetter("init")
+

@@ -17,9 +17,9 @@ from sim.engine.combat import Combat
 from sim.engine.dice import Dice, DiceExpr
 from sim.rules.target10.combat_rolls import CombatTest
 from sim.rules.target10.combatant import T10Fighter
+from sim.rules.target10.exchange import AttackInput, ExchangeRules
 from sim.rules.target10.models import CombatOptions
 from sim.rules.target10.movements import ADVANCE, CHARGE, MOVEMENTS
-from sim.rules.target10.skill_tests import D20Roll
 
 #: Clock units in a round (one minute), and its game time in seconds.
 ROUND = 600
@@ -36,9 +36,14 @@ _WITHDRAW_VS: dict[str, Collection[int]] = {
 
 @dataclass(frozen=True, slots=True)
 class RoundRules:
-    """The combat options as the round reads them (RULINGS part B; names as in the options)."""
+    """The combat options as the round reads them (RULINGS part B; names as in the options).
+
+    ``exchange`` holds those an attack reads (:class:`~sim.rules.target10.exchange.
+    ExchangeRules`), the others are the round's.
+    """
 
     test: CombatTest
+    exchange: ExchangeRules
     test_target: int
     unconscious_dice: DiceExpr
     wake_up: bool
@@ -49,18 +54,14 @@ class RoundRules:
     flee_auto_hit: str
     fleer_acts: bool
     held_still: bool
-    maneuver_keeps: bool
     firearm_reload: int
-    cover_all: bool
     escape: str
     withdraw_vs: frozenset[int]
     stand_declared: bool
     ground_pen: int
     pin_pen: int
-    pen_values: bool
     disarm_shoot: bool
     disarm_dice: DiceExpr
-    maneuver_bonus: int
     neg_target: bool
     neg_next: bool
     neg_any: bool
@@ -68,8 +69,16 @@ class RoundRules:
     @classmethod
     def of(cls, options: CombatOptions) -> RoundRules:
         """Read a scenario's validated combat options."""
+        test = CombatTest.of(options)
         return cls(
-            test=CombatTest.of(options),
+            test=test,
+            exchange=ExchangeRules(
+                test=test,
+                cover_all=options.cover_against == "all",
+                penalties_on_values=options.penalties_as == "values",
+                maneuver_bonus=options.maneuver_bonus,
+                keeps_action=options.maneuver_keeps_action,
+            ),
             test_target=options.test_target,
             unconscious_dice=DiceExpr.parse(options.unconscious_rounds),
             wake_up=options.wake_up,
@@ -80,53 +89,18 @@ class RoundRules:
             flee_auto_hit=options.flee_auto_hit,
             fleer_acts=options.fleer_acts,
             held_still=options.held_cannot_move,
-            maneuver_keeps=options.maneuver_keeps_action,
             firearm_reload=options.firearm_reload,
-            cover_all=options.cover_against == "all",
             escape=options.escape,
             withdraw_vs=frozenset(_WITHDRAW_VS[options.withdraw_attacks]),
             stand_declared=options.stand_blocked_by == "declared",
             ground_pen=options.ground_penalty,
             pin_pen=options.pin_penalty,
-            pen_values=options.penalties_as == "values",
             disarm_shoot=options.disarm_value == "shoot",
             disarm_dice=DiceExpr.parse(options.disarm_paces),
-            maneuver_bonus=options.maneuver_bonus,
             neg_target=options.negotiate_scope == "target",
             neg_next=options.negotiate_hold == "one_round",
             neg_any=options.negotiate_broken_by == "any_attack",
         )
-
-
-@dataclass(frozen=True, slots=True)
-class DuelPlan:
-    """What a static duel's rounds keep from its start: each side's combat test and action.
-
-    Nothing in a static duel changes FIGHT, DEFENSE or the situational modifiers, so each side's
-    combat test is the same every round: its rolls, by d20 face. They depend only on the
-    scenario (stats, positions, options), as does whether a fight is a static duel at all, so a
-    chunk works them out for its first combat (:class:`LaneMemo`) and keeps them
-    (:mod:`~sim.rules.target10.duel`).
-    """
-
-    a_rolls: tuple[D20Roll, ...]
-    b_rolls: tuple[D20Roll, ...]
-    a_kind: int  # Kill or Subdue, every round
-    b_kind: int
-
-
-class LaneMemo:
-    """A chunk's answer to "is this scenario a static duel, and with which plan?", once known.
-
-    Every combat of a chunk starts from the same roster (hit points aside, which the duel's
-    checks and tables do not read), so the first combat's answer holds for all of them.
-    """
-
-    __slots__ = ("known", "plan")
-
-    def __init__(self) -> None:
-        self.known = False
-        self.plan: DuelPlan | None = None
 
 
 class RoundState:
@@ -135,32 +109,34 @@ class RoundState:
     Args:
         combat: the fight (its fighters are :class:`~sim.rules.target10.combatant.T10Fighter`).
         rules: the rule options.
-        lane: the chunk's memo of the duel lane (:class:`LaneMemo`),
-            shared by its combats; None: each combat looks for itself.
+        exchanges: the attacks' inputs made so far, shared by the combats of a scenario's
+            preparation (:func:`~sim.rules.target10.attacks.exchange_for`); None: this
+            combat's own.
     """
 
     __slots__ = (
         "changed",
         "combat",
         "dice",
+        "exchanges",
         "fighters",
         "flight",
-        "lane",
         "rules",
-        "run_multiplier",
         "sleepers",
         "tracing",
     )
 
     def __init__(
-        self, combat: Combat[T10Fighter], rules: RoundRules, lane: LaneMemo | None = None
+        self,
+        combat: Combat[T10Fighter],
+        rules: RoundRules,
+        exchanges: dict[tuple[object, ...], AttackInput] | None = None,
     ) -> None:
         self.combat = combat
-        self.lane = lane
+        self.exchanges = exchanges if exchanges is not None else {}
         self.dice: Dice = combat.dice
         self.fighters: list[T10Fighter] = combat.fighters
-        self.rules = rules
-        self.run_multiplier = rules.run_multiplier
+        self.rules: RoundRules = rules
         self.sleepers: list[T10Fighter] = []
         self.changed = False  # someone left the fight: check whether it is over
         self.flight = False  # someone fled this round: see at its end who got away
@@ -181,10 +157,7 @@ class RoundState:
     def choose(self, me: T10Fighter) -> T10Fighter | None:
         """A new target for ``me`` by its tactics (None when no enemy is left)."""
         side = me.side
-        enemies = []  # a plain loop, as the round lists who is able
-        for f in self.fighters:
-            if f.out is None and f.side != side:
-                enemies.append(f)
+        enemies = [f for f in self.fighters if f.out is None and f.side != side]
         if not enemies:
             me.target = None
             return None

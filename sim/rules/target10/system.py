@@ -8,22 +8,23 @@ Binds the scenario models (:mod:`~sim.rules.target10.models`) to the round proce
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from pydantic import BaseModel
 
-from sim.engine.combat import Combat
+from sim.engine.combat import Combat, TraceEvent
 from sim.engine.dice import Dice, DiceExpr
 from sim.engine.errors import Problem
+from sim.rules.base import ScenarioCombatant
 from sim.rules.base import ScenarioView as Scenario
 from sim.rules.target10.combatant import Stats, T10Fighter
+from sim.rules.target10.exchange import AttackInput
 from sim.rules.target10.extended import TesterFighter, TestPlay, tester_values
 from sim.rules.target10.hybrid import TARGET10_RESOLUTION, Target10Resolution
 from sim.rules.target10.luck import luck_cap
 from sim.rules.target10.models import Combatant, CombatOptions, Tester, TestOptions
 from sim.rules.target10.narration import NARRATION, time_label
 from sim.rules.target10.round import RoundRules, Target10Rounds
-from sim.rules.target10.state import ROUND_S, LaneMemo
+from sim.rules.target10.state import ROUND_S
 
 
 class Target10Prepared:
@@ -33,8 +34,8 @@ class Target10Prepared:
         options = scenario.options
         assert isinstance(options, CombatOptions)  # options_model's choice for a combat
         self.rules = RoundRules.of(options)
-        # Whether its combats are static duels, and their plan: known after the first one.
-        self.lane = LaneMemo()
+        # The attacks' inputs its combats have made (values: every combat may reuse them).
+        self.exchanges: dict[tuple[object, ...], AttackInput] = {}
         distance = options.start_distance
         self.roster = []
         for spec in scenario.combatants:
@@ -59,7 +60,7 @@ class Target10Prepared:
 
     def start(self, combat: Combat[T10Fighter]) -> None:
         """Start the round process."""
-        Target10Rounds(combat, self.rules, self.lane).start()
+        Target10Rounds(combat, self.rules, self.exchanges).start()
 
 
 class TestPrepared:
@@ -94,7 +95,7 @@ class Target10System:
     default_time_limit_s = 3600.0
     resolutions: Mapping[str, Target10Resolution] = {"target10": TARGET10_RESOLUTION}
 
-    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[Any], str]]:
+    def narration_for(self, options: BaseModel) -> Mapping[str, Callable[[TraceEvent], str]]:
         """Sentences for the events of its rounds."""
         return NARRATION
 
@@ -108,7 +109,7 @@ class Target10System:
         """A round of one minute (Target 10, "Combat": "A round is roughly one minute long")."""
         return ROUND_S
 
-    def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
+    def options_model(self, raw: Mapping[str, object]) -> type[BaseModel]:
         """Combat options, or test options when ``kind: test``."""
         return TestOptions if raw.get("kind") == "test" else CombatOptions
 
@@ -118,80 +119,17 @@ class Target10System:
 
     def check(self, scenario: Scenario) -> list[Problem]:
         """Rules that involve several fields: luck caps, negotiators, the shape of a test."""
-        problems: list[Problem] = []
         options = scenario.options
         assert isinstance(options, (CombatOptions, TestOptions))
-        file = scenario.file
-        caps = options.luck_caps.model_dump()
-        for spec in scenario.combatants:
-            model = spec.stats
-            assert isinstance(model, (Combatant, Tester))
-            cap = luck_cap(model.skill_level, caps)
-            if model.luck is not None and model.luck > cap:
-                level = model.skill_level or "no skill level"
-                problems.append(
-                    Problem(
-                        file,
-                        (*spec.path, "luck"),
-                        None,
-                        f"{model.luck} luck points for {spec.name}",
-                        f"at most {cap} for {level} (luck_caps; set skill_level: low for up to "
-                        f"{caps['low']})",
-                    )
-                )
-            if isinstance(model, Combatant) and not model.venturer and _negotiates(model):
-                problems.append(
-                    Problem(
-                        file,
-                        (*spec.path, "tactics"),
-                        None,
-                        f"a negotiate action for {spec.name}, who is not a venturer",
-                        "negotiate only for venturers (venturer: true)",
-                    )
-                )
+        problems = [
+            p for spec in scenario.combatants for p in _combatant_problems(scenario, options, spec)
+        ]
         if isinstance(options, TestOptions):
-            if len(scenario.side_names) != 2:
-                problems.append(
-                    Problem(
-                        file,
-                        ("sides",),
-                        None,
-                        f"{len(scenario.side_names)} sides",
-                        "two sides in a test: the testers, then the opposition",
-                    )
-                )
-            elif options.mode == "extended" and all(
-                isinstance(s.stats, Tester) and s.stats.nature
-                for s in scenario.combatants
-                if s.side == 0
-            ):
-                problems.append(
-                    Problem(
-                        file,
-                        ("sides", 0),
-                        None,
-                        "no character on the testing side",
-                        "at least one tester who is not nature",
-                    )
-                )
-            elif options.mode == "contest" and not any(
-                isinstance(s.stats, Tester) and not s.stats.nature
-                for s in scenario.combatants
-                if s.side == 1
-            ):
-                problems.append(
-                    Problem(
-                        file,
-                        ("sides", 1),
-                        None,
-                        "no character on the second side",
-                        "someone to contest the test (nature never rolls)",
-                    )
-                )
+            problems += _test_problems(scenario, options)
         elif scenario.time_limit_s < 60:
             problems.append(
                 Problem(
-                    file,
+                    scenario.file,
                     ("time_limit",),
                     None,
                     f"{scenario.time_limit_s:g} s",
@@ -205,6 +143,60 @@ class Target10System:
         if isinstance(scenario.options, TestOptions):
             return TestPrepared(scenario)
         return Target10Prepared(scenario)
+
+
+def _combatant_problems(
+    scenario: Scenario, options: CombatOptions | TestOptions, spec: ScenarioCombatant
+) -> list[Problem]:
+    """Luck beyond the cap of the skill level (text, "Luck Points"); a negotiating non-venturer."""
+    problems = []
+    model = spec.stats
+    assert isinstance(model, (Combatant, Tester))
+    caps = options.luck_caps.model_dump()
+    cap = luck_cap(model.skill_level, caps)
+    if model.luck is not None and model.luck > cap:
+        level = model.skill_level or "no skill level"
+        problems.append(
+            Problem(
+                scenario.file,
+                (*spec.path, "luck"),
+                None,
+                f"{model.luck} luck points for {spec.name}",
+                f"at most {cap} for {level} (luck_caps; set skill_level: low for up to "
+                f"{caps['low']})",
+            )
+        )
+    if isinstance(model, Combatant) and not model.venturer and _negotiates(model):
+        problems.append(
+            Problem(
+                scenario.file,
+                (*spec.path, "tactics"),
+                None,
+                f"a negotiate action for {spec.name}, who is not a venturer",
+                "negotiate only for venturers (venturer: true)",
+            )
+        )
+    return problems
+
+
+def _test_problems(scenario: Scenario, options: TestOptions) -> list[Problem]:
+    """The shape of a test outside combat: two sides, a tester, and someone to contest it."""
+    file = scenario.file
+    if len(scenario.side_names) != 2:
+        found = f"{len(scenario.side_names)} sides"
+        return [Problem(file, ("sides",), None, found, "two sides in a test: the testers, "
+                        "then the opposition")]
+    testers = [s.stats for s in scenario.combatants if s.side == 0]
+    opposed = [s.stats for s in scenario.combatants if s.side == 1]
+    if options.mode == "extended" and all(isinstance(t, Tester) and t.nature for t in testers):
+        return [Problem(file, ("sides", 0), None, "no character on the testing side",
+                        "at least one tester who is not nature")]
+    if options.mode == "contest" and not any(
+        isinstance(t, Tester) and not t.nature for t in opposed
+    ):
+        return [Problem(file, ("sides", 1), None, "no character on the second side",
+                        "someone to contest the test (nature never rolls)")]
+    return []
 
 
 def _negotiates(model: Combatant) -> bool:

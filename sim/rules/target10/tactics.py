@@ -30,34 +30,42 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sim.rules.target10.actions import ACTION_WORDS, DEFEND
 from sim.rules.target10.movements import CHARGE, FLEE, MOVEMENTS
 
+if TYPE_CHECKING:
+    from sim.rules.target10.combatant import T10Fighter
+    from sim.rules.target10.state import RoundState
+
 INF = math.inf
 
 #: A compiled condition: ``(me, opponent or None, round index from 0, round process) -> bool``.
-Condition = Callable[[Any, Any, int, Any], bool]
+Condition = Callable[["T10Fighter", "T10Fighter | None", int, "RoundState"], bool]
+#: A quantity a comparison reads, with the same arguments.
+Quantity = Callable[["T10Fighter", "T10Fighter | None", int, "RoundState"], float]
+#: Compiled rules: ``(me, opponent or None, round, round process) -> (movement, action)``.
+Decide = Callable[["T10Fighter", "T10Fighter | None", int, "RoundState"], tuple[int, int]]
 
 
-def _distance(me, t, r, rp) -> float:
+def _distance(me: T10Fighter, t: T10Fighter | None, r: int, rp: RoundState) -> float:
     return abs(me.pos - t.pos) if t is not None else INF
 
 
-def _range(me, t, r, rp) -> float:
+def _range(me: T10Fighter, t: T10Fighter | None, r: int, rp: RoundState) -> float:
     return me.range if me.weapon_at is None else 0.0
 
 
 #: Quantities a comparison may name, with what they measure.
-QUANTITIES: dict[str, tuple[str, Callable]] = {
+QUANTITIES: dict[str, tuple[str, Quantity]] = {
     "distance": ("paces to the opponent", _distance),
-    "reach": ("own melee reach in paces", lambda me, t, r, rp: me.reach),
+    "reach": ("own melee reach in paces", lambda me, t, r, rp: me.stats.reach),
     "range": ("own ranged weapon's range in paces (0 without one in hand)", _range),
-    "speed": ("own speed in paces", lambda me, t, r, rp: me.speed),
+    "speed": ("own speed in paces", lambda me, t, r, rp: me.stats.speed),
     "charge": (
         "paces covered by a charge or a flight",
-        lambda me, t, r, rp: me.speed * rp.run_multiplier,
+        lambda me, t, r, rp: me.stats.speed * rp.rules.run_multiplier,
     ),
     "hp": ("own hit points", lambda me, t, r, rp: me.hp),
     "max_hp": ("own starting hit points", lambda me, t, r, rp: me.max_hp),
@@ -78,7 +86,7 @@ QUANTITIES: dict[str, tuple[str, Callable]] = {
 }
 
 
-def _in_range(me, t, r, rp) -> bool:
+def _in_range(me: T10Fighter, t: T10Fighter | None, r: int, rp: RoundState) -> bool:
     return (
         t is not None and me.weapon_at is None and me.range > 0 and abs(me.pos - t.pos) <= me.range
     )
@@ -104,7 +112,7 @@ FLAGS: dict[str, tuple[str, Condition]] = {
     ),
     "in_reach": (
         "the opponent is within melee reach",
-        lambda me, t, r, rp: t is not None and abs(me.pos - t.pos) <= me.reach,
+        lambda me, t, r, rp: t is not None and abs(me.pos - t.pos) <= me.stats.reach,
     ),
     "in_range": ("the opponent is within range of its ranged weapon in hand", _in_range),
     "outnumbered": (
@@ -166,7 +174,7 @@ def known_words() -> str:
     )
 
 
-def parse_condition(raw: Any) -> tuple:
+def parse_condition(raw: object) -> tuple:
     """Check a condition from YAML and return it as a plain tuple tree.
 
     Raises:
@@ -249,7 +257,7 @@ def declaration_codes(movement: str, action: str) -> tuple[int, int]:
 
 
 #: What a combatant declares when its stat block gives no tactics.
-DEFAULT_RULES: tuple[tuple[Any, dict[str, str]], ...] = (
+DEFAULT_RULES: tuple[tuple[str | None, dict[str, str]], ...] = (
     ("disarmed", {"movement": "hold", "action": "recover"}),
     ("on_ground", {"movement": "stand", "action": "kill"}),
     ("pinned", {"movement": "hold", "action": "grapple"}),
@@ -259,11 +267,13 @@ DEFAULT_RULES: tuple[tuple[Any, dict[str, str]], ...] = (
 )
 
 
-def compile_rules(rules: list[tuple[tuple | None, tuple[int, int]]]) -> Callable:
+def compile_rules(rules: list[tuple[tuple | None, tuple[int, int]]]) -> Decide:
     """A function ``(me, opponent, round, process) -> (movement, action)`` for a rule list."""
     compiled = tuple((compile_condition(c) if c is not None else None, d) for c, d in rules)
 
-    def decide(me, t, r, rp) -> tuple[int, int]:
+    def decide(
+        me: T10Fighter, t: T10Fighter | None, r: int, rp: RoundState
+    ) -> tuple[int, int]:
         for condition, declared in compiled:
             if condition is None or condition(me, t, r, rp):
                 return declared

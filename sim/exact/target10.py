@@ -1,0 +1,321 @@
+"""The exact Target 10 duel: a chain over rounds, each round's law from the rules' own functions.
+
+A duel of two combatants who hold their ground and Kill (or Subdue) without moving is, at each
+round's start, nothing but their hit points and luck points. A round (Target 10, "Combat Tests"
+and RULINGS part B, as :mod:`sim.rules.target10.round` plays it): both roll 1d6 + DEX bonus; the
+higher score attacks first and its hit lands at once (a target taken out does not strike back);
+equal scores attack together, both read the state before the step, and their hits land together.
+Every piece is the engine's own but the initiative steps' grouping (highest score first, equal
+scores together: a sort, as the round sorts): the attack
+(:func:`~sim.rules.target10.exchange.distribution`, the law of the very ``resolve_attack`` the
+round calls, luck spent to hit included), a lone blow's landing and the
+target's luck (:func:`~sim.rules.target10.exchange.blow_lands`), simultaneous blows
+(:func:`~sim.rules.target10.luck.cancel_hits`, :func:`~sim.rules.target10.actions.take_damage`).
+The inputs of each attack are the round's own (:func:`~sim.rules.target10.attacks.exchange_for`
+on fighters declared as the round declares them).
+
+A fight any other way (movement, other actions, more combatants, ranged weapons, rule-based
+tactics) is not a chain here: :func:`duel` raises :class:`NotExact` saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import groupby
+from typing import NamedTuple
+
+from sim.engine.combat import Combat
+from sim.engine.dice import Dice, DiceExpr
+from sim.engine.distribution import Distribution
+from sim.exact.chain import Ending
+from sim.exact.errors import NotExact
+from sim.exact.weights import Weights
+from sim.rules.acs.percentile import damage_law
+from sim.rules.target10.actions import DAMAGING, KILL, take_damage
+from sim.rules.target10.attacks import exchange_for
+from sim.rules.target10.combatant import T10Fighter
+from sim.rules.target10.exchange import (
+    AttackInput,
+    AttackOutcome,
+    blow_lands,
+    dice_law,
+    distribution,
+)
+from sim.rules.target10.luck import cancel_hits
+from sim.rules.target10.movements import HOLD
+from sim.rules.target10.round import INITIATIVE_DIE
+from sim.rules.target10.state import ROUND_S, RoundState
+from sim.rules.target10.system import Target10Prepared
+from sim.scenario.schema import Scenario
+
+
+class DuelState(NamedTuple):
+    """A duel at a round's start: each combatant's hit points and luck points.
+
+    Flat (four numbers), because the chain hashes a state for every transition.
+    """
+
+    hp0: int
+    hp1: int
+    luck0: int
+    luck1: int
+
+    @property
+    def hp(self) -> tuple[int, int]:
+        """Both hit points, side 0 first."""
+        return self.hp0, self.hp1
+
+    @property
+    def luck(self) -> tuple[int, int]:
+        """Both luck points, side 0 first."""
+        return self.luck0, self.luck1
+
+    @classmethod
+    def of(cls, hp: list[int] | tuple[int, int], luck: list[int] | tuple[int, int]) -> DuelState:
+        """The state of these hit points and luck points."""
+        return cls(hp[0], hp[1], luck[0], luck[1])
+
+
+@dataclass(frozen=True)
+class Side:
+    """One duellist as the chain sees it: its attack on the other, its luck policy."""
+
+    attack: AttackInput
+    dex_mod: int
+    luck_policy: str
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A Target 10 duel ready for the chain: the start's law and a round's law.
+
+    Attributes:
+        sides: the two duellists, side 0 then side 1.
+        hp: each one's hit point roll.
+        luck: each one's luck points at the start.
+        zero_hp: the reading of 0 hit points (option ``zero_hp``).
+        steps: the rounds the time limit allows.
+    """
+
+    sides: tuple[Side, Side]
+    hp: tuple[DiceExpr, DiceExpr]
+    luck: tuple[int, int]
+    zero_hp: str
+    steps: int
+    orders: Weights[tuple[tuple[int, ...], ...]]
+
+    #: Game seconds of one step (a round).
+    step_s = Fraction(ROUND_S)
+
+    def estimate(self) -> int:
+        """The number of live states the chain may meet (every hit point and luck pair)."""
+        spans = [h.maximum + 1 for h in self.hp]
+        return spans[0] * spans[1] * (self.luck[0] + 1) * (self.luck[1] + 1)
+
+    def start(self) -> Distribution[DuelState | Ending]:
+        """The law of the first round's state: both hit point rolls (in scenario order).
+
+        Each roll's law is the sum of its dice as ``DiceExpr.roll`` adds them
+        (:func:`~sim.rules.acs.percentile.damage_law`, one die at a time, not every face of
+        every die at once).
+        """
+        first = damage_law(self.hp[0])
+        second = damage_law(self.hp[1])
+        return first.bind(
+            lambda a: second.map(lambda b: DuelState(a, b, *self.luck))
+        )
+
+    def timeout(self, state: DuelState) -> Ending:
+        """Both still standing at the time limit: a draw."""
+        hp = state.hp
+        return Ending(None, "time_limit", (1, 1), (max(hp[0], 0), max(hp[1], 0)))
+
+    def step(self, state: DuelState) -> Weights[DuelState | Ending]:
+        """The law of what one round leaves: a state, or the fight's ending."""
+        return self.orders.bind(lambda order: self._steps(state, order))
+
+    def _steps(
+        self, state: DuelState, order: tuple[tuple[int, ...], ...]
+    ) -> Weights[DuelState | Ending]:
+        if len(order) == 1:
+            return self._together(state).map(self._settled)
+        first, second = order[0][0], order[1][0]
+
+        def then(after: DuelState) -> Weights[DuelState | Ending]:
+            if _out(after, 1 - first):
+                return Weights.certain(self._settled(after))
+            return self._alone(after, second).map(self._settled)
+
+        return self._alone(state, first).bind(then)
+
+    def _attacks(self, state: DuelState, me: int) -> Weights[tuple[int, int, bool]]:
+        """``me``'s attack on the other as (effect, damage, luck spent to hit), by its law."""
+        luck = state.luck[me]
+        attack = self.sides[me].attack
+        # The target's hit points matter only to an attacker who may spend luck to hit.
+        weighs = luck > 0 and attack.succeed.spends
+        return _attack_law(attack, luck, state.hp[1 - me] if weighs else 0)
+
+    def _alone(self, state: DuelState, me: int) -> Weights[DuelState]:
+        """``me`` attacks alone on its score: a hit lands at once (``land_blow``)."""
+        them = 1 - me
+        attacks = self._attacks(state, me)
+        return Weights.merged(
+            attacks.denominator,
+            ((self._blow(state, me, them, *attack), w) for attack, w in attacks.pairs),
+        )
+
+    def _blow(
+        self, state: DuelState, me: int, them: int, effect: int, amount: int, lucky: bool
+    ) -> DuelState:
+        """What one attack of ``me`` alone leaves: luck spent, the blow landed or ignored."""
+        hp, luck = list(state.hp), list(state.luck)
+        luck[me] -= lucky
+        if effect:
+            landing = blow_lands(
+                effect, amount, hp[them], luck[them], self.sides[them].luck_policy, self.zero_hp
+            )
+            if landing.ignored:
+                luck[them] -= 1
+            else:
+                hp[them] = landing.hp
+        return DuelState.of(hp, luck)
+
+    def _together(self, state: DuelState) -> Weights[DuelState]:
+        """Equal scores: both attack the state before the step; the hits land together.
+
+        One hit alone lands as a lone blow (``effects.land`` of one effect); two land together.
+        """
+        first, second = self._attacks(state, 0), self._attacks(state, 1)
+        weighted = []
+        for (e0, a0, l0), w0 in first.pairs:
+            for (e1, a1, l1), w1 in second.pairs:
+                if not (e0 and e1):
+                    spent = state._replace(luck0=state.luck0 - l0, luck1=state.luck1 - l1)
+                    after = self._blow(spent, 0, 1, e0, a0, False) if e0 else spent
+                    after = self._blow(after, 1, 0, e1, a1, False) if e1 else after
+                else:
+                    luck = [state.luck[0] - l0, state.luck[1] - l1]
+                    hp = list(state.hp)
+                    hp[1], luck[1] = self._hurt(hp[1], luck[1], e0, a0, 1)
+                    hp[0], luck[0] = self._hurt(hp[0], luck[0], e1, a1, 0)
+                    after = DuelState.of(hp, luck)
+                weighted.append((after, w0 * w1))
+        return Weights.merged(first.denominator * second.denominator, weighted)
+
+    def _hurt(self, hp: int, luck: int, effect: int, amount: int, me: int) -> tuple[int, int]:
+        """One of two blows landing together (``effects.land``): luck may cancel it first."""
+        if luck > 0 and cancel_hits(hp, [amount], luck, self.sides[me].luck_policy):
+            return hp, luck - 1
+        kill, subdue = (amount, 0) if effect == KILL else (0, amount)
+        after, _how = take_damage(hp, kill, subdue, self.zero_hp)
+        return after, luck
+
+    def _settled(self, state: DuelState) -> DuelState | Ending:
+        """The state at the round's end: the fight goes on, or its ending."""
+        out = [_out(state, i) for i in (0, 1)]
+        if not any(out):
+            return state
+        if all(out):
+            return Ending(None, "mutual", (0, 0), (0, 0))
+        winner = out.index(False)
+        if winner == 0:
+            return Ending(0, "victory", (1, 0), (state.hp[0], 0))
+        return Ending(1, "victory", (0, 1), (0, state.hp[1]))
+
+
+@lru_cache(maxsize=4096)
+def _attack_law(attack: AttackInput, luck: int, target_hp: int) -> Weights[tuple[int, int, bool]]:
+    """The exchange's law as a duel reads each outcome: effect (0: none), damage, luck to hit.
+
+    The law is :func:`~sim.rules.target10.exchange.distribution`, the round's own attack.
+    """
+
+    def read(outcome: AttackOutcome) -> tuple[int, int, bool]:
+        effect = outcome.effect if outcome.hit and outcome.effect in DAMAGING else 0
+        return effect, outcome.damage if effect else 0, outcome.lucky
+
+    return Weights.of(distribution(attack, luck, target_hp).map(read))
+
+
+def _out(state: DuelState, i: int) -> bool:
+    """Whether combatant ``i`` has left the fight: dead below 0, at 0 dead or unconscious.
+
+    A Kill or Subdue that leaves 0 hit points puts the target out either way
+    (:func:`~sim.rules.target10.actions.take_damage`); hit points only fall by a blow.
+    """
+    return state.hp[i] <= 0
+
+
+def duel(scenario: Scenario) -> Duel:
+    """The scenario as an exact Target 10 duel.
+
+    Raises:
+        NotExact: the scenario is not a duel the chain plays (says why).
+    """
+    prepared = scenario.system.prepare(scenario)
+    if not isinstance(prepared, Target10Prepared):
+        raise NotExact("a Target 10 test outside combat is not a fight")
+    if len(prepared.roster) != 2 or {side for _, side, *_ in prepared.roster} != {0, 1}:
+        raise NotExact("the Target 10 chain plays a duel: one combatant on each of two sides")
+    fighters = [
+        T10Fighter(name, side, index, 1, stats, position)
+        for index, (name, side, _hp, stats, position, _ground) in enumerate(prepared.roster)
+    ]
+    for f, (*_, on_ground) in zip(fighters, prepared.roster, strict=True):
+        _check(f, on_ground)
+        f.move, f.act = f.stats.fixed
+    combat = Combat(fighters, scenario.side_names, Dice(0, 0), scenario.time_limit_s)
+    rs = RoundState(combat, prepared.rules)
+    sides = []
+    for me in (0, 1):
+        f, t = fighters[me], fighters[1 - me]
+        attack = exchange_for(rs, f, t, None, 0)
+        if attack is None or attack.weapon.ranged:
+            raise NotExact(f"{f.name} does not fight {t.name} hand to hand from where they stand")
+        sides.append(Side(attack, f.stats.dex_mod, f.stats.luck_policy))
+    return Duel(
+        sides=(sides[0], sides[1]),
+        hp=(prepared.roster[0][2], prepared.roster[1][2]),
+        luck=(fighters[0].luck, fighters[1].luck),
+        zero_hp=prepared.rules.test.zero_hp,
+        steps=int(scenario.time_limit_s // ROUND_S + 1e-9),
+        orders=_orders(fighters),
+    )
+
+
+def _check(f: T10Fighter, on_ground: bool) -> None:
+    """Refuse what the duel chain does not play: movement, other actions, changing tactics."""
+    stats = f.stats
+    if stats.decide is not None:
+        raise NotExact(f"{f.name} decides by rules of tactics (the chain needs one declaration)")
+    movement, act = stats.fixed
+    if movement != HOLD:
+        raise NotExact(f"{f.name} moves (the chain plays duels that hold their ground)")
+    if act not in DAMAGING:
+        raise NotExact(f"{f.name}'s action is not Kill or Subdue")
+    if on_ground:
+        raise NotExact(f"{f.name} starts on the ground")
+
+
+def _orders(fighters: list[T10Fighter]) -> Weights[tuple[tuple[int, ...], ...]]:
+    """The law of a round's initiative steps: 1d6 + DEX bonus each, highest first.
+
+    Equal scores are one step (``Target10Rounds.play``: a stable sort by score, grouped).
+    """
+
+    def order(dice: Dice) -> tuple[tuple[int, ...], ...]:
+        scores = [dice.roll(INITIATIVE_DIE) + f.stats.dex_mod for f in fighters]
+        ranked = sorted(range(len(fighters)), key=lambda i: scores[i], reverse=True)
+        return tuple(
+            tuple(group) for _, group in groupby(ranked, key=lambda i: scores[i])
+        )
+
+    return Weights.of(dice_law(order))
+
+
+#: What the exact engine calls to build this rule system's chain.
+BUILD: Callable[[Scenario], Duel] = duel

@@ -1,0 +1,166 @@
+"""An exact run: the summary of a scenario's fight solved as a chain, in a run's shape.
+
+``simulate(..., method="exact")`` answers with an :class:`ExactResult`: a
+:class:`~sim.run.result.RunResult` whose summary has every key of a sampled run's
+(:func:`~sim.run.summary.summary_from_counts`), the rates and means exact (intervals of zero
+width), counts of combats ``None`` (no combat was played), ``"method": "exact"``, the exact
+values as fractions (``"fractions"``) and the law of the fight's length (``"length"``). Its
+outcome tables are empty. ``method="auto"`` plays the chain where one applies and fits the cap,
+and samples otherwise (:func:`choose_method`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from sim.exact.chain import STATE_CAP, Ending, TooManyStates
+from sim.exact.errors import NotExact
+from sim.exact.fight import ExactFight, exact_fight
+from sim.run.result import RunResult
+from sim.run.summary import round_length_s
+from sim.run.tables import outcomes_frame
+from sim.scenario.schema import Scenario
+
+#: The ways a run may be answered.
+METHODS = ("auto", "exact", "sample")
+
+
+@dataclass
+class ExactResult(RunResult):
+    """A run answered exactly: the summary, the solved fight, and empty outcome tables."""
+
+    fight: ExactFight | None = field(default=None, compare=False)
+    method: str = "exact"
+
+
+@dataclass(frozen=True)
+class MethodChoice:
+    """What ``auto`` chose and why (``reason`` is empty for an exact run)."""
+
+    method: str
+    reason: str
+
+
+def choose_method(scenario: Scenario, method: str, cap: int = STATE_CAP) -> tuple[
+    MethodChoice, ExactFight | None
+]:
+    """The method a run uses, and the solved fight when it is exact.
+
+    ``exact`` raises when the chain does not apply or is over the cap; ``auto`` samples then,
+    saying why; ``sample`` samples.
+
+    Raises:
+        NotExact, TooManyStates: under ``exact``.
+        ValueError: an unknown method.
+    """
+    if method not in METHODS:
+        raise ValueError(f"method {method!r}: expected one of {', '.join(METHODS)}")
+    if method == "sample":
+        return MethodChoice("sample", "asked for"), None
+    try:
+        fight = exact_fight(scenario, cap)
+    except (NotExact, TooManyStates) as why:
+        if method == "exact":
+            raise
+        return MethodChoice("sample", str(why)), None
+    return MethodChoice("exact", ""), fight
+
+
+def exact_result(scenario: Scenario, fight: ExactFight, variant: str = "base") -> ExactResult:
+    """The result of a run answered by ``fight``, the scenario's fight solved exactly."""
+    outcomes = outcomes_frame([], scenario.side_names, scenario.name, variant)
+    summary = exact_summary(scenario, fight)
+    return ExactResult(scenario, scenario.seed, 0, outcomes, summary, fight=fight)
+
+
+def exact_summary(scenario: Scenario, fight: ExactFight) -> dict[str, Any]:
+    """A sampled run's summary keys, with the exact values (see the module's docstring)."""
+    solution = fight.solution
+    sides: dict[str, Any] = {}
+    exact_sides: dict[str, Any] = {}
+    for i, name in enumerate(scenario.side_names):
+        win = solution.probability(partial(_won, i))
+        survivors = solution.expectation(partial(_survivors, i))
+        hp_left = solution.expectation(partial(_hp_left, i))
+        sides[name] = {
+            "wins": None,
+            "win_rate": float(win),
+            "ci95": [float(win), float(win)],
+            "mean_survivors": float(survivors),
+            "mean_hp_left": float(hp_left),
+        }
+        exact_sides[name] = {
+            "win_rate": str(win),
+            "mean_survivors": str(survivors),
+            "mean_hp_left": str(hp_left),
+        }
+    draw = solution.probability(lambda e: e.winner is None)
+    ends: dict[str, Fraction] = {}
+    for (ending, _), p in solution.endings.items():
+        ends[ending.reason] = ends.get(ending.reason, Fraction(0)) + p
+    duration = solution.expectation(fight.duration_s)
+    summary: dict[str, Any] = {
+        "kind": "run",
+        "scenario": scenario.name,
+        "runs": None,
+        "seed": None,
+        "sides": sides,
+        "draws": None,
+        "draw_rate": float(draw),
+        "ends": {k: float(ends[k]) for k in sorted(ends)},
+        "mean_duration_s": float(duration),
+    }
+    round_s = round_length_s(scenario)
+    if round_s is not None:
+        summary["round_s"] = round_s
+        summary["mean_duration_rounds"] = float(duration / Fraction(round_s))
+    summary["method"] = "exact"
+    summary["states"] = solution.states
+    summary["fractions"] = {
+        "sides": exact_sides,
+        "draw_rate": str(draw),
+        "ends": {k: str(ends[k]) for k in sorted(ends)},
+        "mean_duration_s": str(duration),
+    }
+    summary["length"] = length_law(fight, round_s)
+    return summary
+
+
+def _won(side: int, ending: Ending) -> bool:
+    return ending.winner == side
+
+
+def _survivors(side: int, ending: Ending, step: int) -> int:
+    return ending.survivors[side]
+
+
+def _hp_left(side: int, ending: Ending, step: int) -> int:
+    return ending.hp_left[side]
+
+
+def length_law(fight: ExactFight, round_s: float | None) -> dict[str, Any]:
+    """The law of the fight's length: each length (in rounds, or seconds) and its chance."""
+    law: dict[Fraction, Fraction] = {}
+    for (ending, t), p in fight.solution.endings.items():
+        seconds = fight.duration_s(ending, t)
+        length = seconds / Fraction(round_s) if round_s is not None else seconds
+        law[length] = law.get(length, Fraction(0)) + p
+    unit = "rounds" if round_s is not None else "seconds"
+    return {
+        "unit": unit,
+        "law": [[float(length), float(p)] for length, p in sorted(law.items())],
+    }
+
+
+__all__ = [
+    "METHODS",
+    "Ending",
+    "ExactResult",
+    "MethodChoice",
+    "choose_method",
+    "exact_result",
+    "exact_summary",
+]
