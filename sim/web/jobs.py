@@ -223,7 +223,7 @@ class Jobs:
             return sorted(self._jobs.values(), key=lambda j: -int(j.id))
 
     def cancel(self, number: str) -> Job | None:
-        """Ask a job to stop (at its next block, chunk or step)."""
+        """Ask a job to stop (its run settles: no new chunk; a study stops at its next step)."""
         job = self._jobs.get(number)
         if job is not None and job.active:
             job.cancel.set()
