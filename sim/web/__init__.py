@@ -7,8 +7,10 @@ says why the stack is Starlette, uvicorn, Jinja2 and CodeMirror, and how the pag
 
 - :mod:`sim.web.guard`: the Host header, the per-session token and the Origin of every request.
 - :mod:`sim.web.workspace`: the working folder, the only place the page reads or writes.
-- :mod:`sim.web.jobs`: runs in threads, with progress, cancel and one writer per results folder.
+- :mod:`sim.web.jobs`: runs in threads, with progress, cancel, continue (resume) and one writer
+  per results folder.
 - :mod:`sim.web.runapi`: the one adapter between the page and the run API.
+- :mod:`sim.web.starters`: the starters of a new file, ``combatsim new``'s.
 - :mod:`sim.web.studies` and :mod:`sim.web.results_view`: what a run does and what it shows, over
   :mod:`analysis` (imported after the server is up, so that it starts at once).
 - :mod:`sim.web.app` and :mod:`sim.web.server`: the routes, and the server that serves them.

@@ -18,7 +18,7 @@ import json
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ from sim.scenario.problems import ScenarioError
 from sim.scenario.yamlsource import parse_source
 from sim.web.guard import TOKEN_HEADER, Guard
 from sim.web.jobs import Jobs
-from sim.web.starters import starters
+from sim.web.starters import STARTER_PREFIX, starters
 from sim.web.workspace import BUNDLED_PREFIX, Conflict, Workspace
 
 HERE = Path(__file__).parent
@@ -150,7 +150,8 @@ class Workbench:
 
     def out_folder(self, scenario: str, kind: str) -> tuple[Path, str]:
         """A new results folder for a job: ``results/<scenario>-<kind>-<n>`` in the folder."""
-        stem = Path(scenario.removeprefix(BUNDLED_PREFIX)).stem or "scenario"
+        stem = Path(scenario.removeprefix(BUNDLED_PREFIX).removeprefix(STARTER_PREFIX)).stem
+        stem = stem or "scenario"
         if kind == "tweak":
             stem = Path(scenario).name
         with self._outs:
@@ -270,7 +271,7 @@ class Routes:
         name = request.query_params.get("path", "")
         starter = request.query_params.get("starter", "")
         if starter or name:
-            self.ws.scenario_file(starter or name)  # refused here when it cannot be opened
+            self.ws.read(starter or name)  # refused here when it cannot be opened
         return self.bench.page(
             request, "editor.html", path=name, starter=starter, starters=starters()
         )
@@ -313,7 +314,7 @@ class Routes:
         """A scenario file's text and version."""
         name = request.query_params.get("path", "")
         text, version = await _threaded(self.ws.read, name)
-        readonly = name.startswith(BUNDLED_PREFIX)
+        readonly = name.startswith((BUNDLED_PREFIX, STARTER_PREFIX))
         return _json({"path": name, "text": text, "version": version, "readonly": readonly})
 
     async def check(self, request: Request) -> Response:
@@ -347,15 +348,22 @@ class Routes:
         if kind == "tweak":
             self.ws.path(scenario, must_exist=True)  # a results folder
         else:
-            self.ws.scenario_file(scenario)
+            self.ws.read(scenario)  # a file of the folder, a bundled scenario or a starter
         runs, seed = _count(data, "runs"), _count(data, "seed", 0, 2**63 - 1)
         studies = self.bench.studies
         out, shown = self.bench.out_folder(scenario, kind)
         ask = studies.Ask(scenario, out, runs, seed, options)
         work = studies.KINDS[kind]
         title = f"{kind} of {scenario}" if kind != "tweak" else f"change and run again: {scenario}"
+        again = replace(ask, resume=True)
         job = self.bench.jobs.start(
-            kind, title, scenario, out, shown, lambda job: work(self.ws, job, ask)
+            kind,
+            title,
+            scenario,
+            out,
+            shown,
+            lambda job: work(self.ws, job, ask),
+            lambda job: work(self.ws, job, again),
         )
         return _json(job.to_dict())
 
@@ -366,6 +374,13 @@ class Routes:
     async def job(self, request: Request) -> Response:
         """One job."""
         found = self.bench.jobs.get(request.path_params["number"])
+        if found is None:
+            raise Refused("no such job")
+        return _json(found.to_dict())
+
+    async def resume(self, request: Request) -> Response:
+        """Continue a stopped job in its folder (``--resume``): the new job."""
+        found = self.bench.jobs.resume(request.path_params["number"])
         if found is None:
             raise Refused("no such job")
         return _json(found.to_dict())
@@ -414,6 +429,7 @@ class Routes:
             ("/api/save", self.save),
             ("/api/jobs", self.start_job),
             ("/api/jobs/{number}/cancel", self.cancel),
+            ("/api/jobs/{number}/continue", self.resume),
             ("/api/report", self.report),
         ]
         return [

@@ -10,8 +10,10 @@ under that folder's lock (:mod:`sim.run.outdir`), which keeps out any other proc
 are kept apart here: a job whose folder another unfinished job writes is refused.
 
 **Stopping.** :meth:`Jobs.shutdown` (the server stopping) sets every job's cancel event and waits
-for the threads: a run stops at its next block or chunk, what it wrote stays (resumable where the
-run API makes it so), and no thread is left behind.
+for the threads: a run settles (no new chunk; the chunks under way finish and are kept), a study
+stops at its next point or pairing, and no thread is left behind. What a stopped job wrote is
+resumable: :meth:`Jobs.resume` (the page's "continue") plays the same job again into its folder
+with ``resume``, which plays only what is missing, as the command's ``--resume`` does.
 """
 
 from __future__ import annotations
@@ -80,6 +82,10 @@ class Job:
     #: The results folder, resolved (one unfinished job per folder).
     key: str = field(default="", repr=False)
     thread: threading.Thread | None = field(default=None, repr=False)
+    #: Its folder is one a resume finishes (set by the job once its job.json is written).
+    resumable: bool = False
+    #: The same job with ``resume`` (what :meth:`Jobs.resume` plays), if it has one.
+    again: Callable[[Job], str] | None = field(default=None, repr=False)
 
     @property
     def active(self) -> bool:
@@ -111,7 +117,13 @@ class Job:
             "finished": self.finished,
             "updates": self.updates,
             "cancelling": self.cancel.is_set() and self.active,
+            "resumable": self.can_resume,
         }
+
+    @property
+    def can_resume(self) -> bool:
+        """Stopped before the end, into a folder that "continue" finishes."""
+        return self.state == "cancelled" and self.resumable and self.again is not None
 
 
 #: What a job does: plays, writes its folder, and returns a sentence for the page.
@@ -128,8 +140,19 @@ class Jobs:
         self._numbers = itertools.count(1)
         self._closed = False
 
-    def start(self, kind: str, title: str, scenario: str, out: Path, shown: str, work: Work) -> Job:
+    def start(
+        self,
+        kind: str,
+        title: str,
+        scenario: str,
+        out: Path,
+        shown: str,
+        work: Work,
+        again: Work | None = None,
+    ) -> Job:
         """Start a job that writes ``out`` (shown to the page as ``shown``).
+
+        ``again`` is the same job with ``resume``: what :meth:`resume` plays after a stop.
 
         Raises:
             FolderInUse: another unfinished job writes ``out``.
@@ -144,7 +167,7 @@ class Jobs:
                         f"{shown} is being written by job {other.id} ({other.title}); wait for "
                         "it to finish, or choose another folder"
                     )
-            job = Job(str(next(self._numbers)), kind, title, scenario, shown, key=key)
+            job = Job(str(next(self._numbers)), kind, title, scenario, shown, key=key, again=again)
             self._jobs[job.id] = job
             self._forget_old()
         job.thread = threading.Thread(
@@ -200,12 +223,30 @@ class Jobs:
             return sorted(self._jobs.values(), key=lambda j: -int(j.id))
 
     def cancel(self, number: str) -> Job | None:
-        """Ask a job to stop (at its next block, chunk or step)."""
+        """Ask a job to stop (its run settles: no new chunk; a study stops at its next step)."""
         job = self._jobs.get(number)
         if job is not None and job.active:
             job.cancel.set()
             job.updates += 1
         return job
+
+    def resume(self, number: str) -> Job | None:
+        """Continue a stopped job in its folder: a new job, the same one with ``resume``.
+
+        Raises:
+            CommandError: the job did not stop before the end, or its folder is not resumable.
+            FolderInUse: another unfinished job writes its folder.
+        """
+        job = self._jobs.get(number)
+        if job is None:
+            return None
+        if not job.can_resume or job.again is None:
+            raise CommandError(f"job {job.id} ({job.title}) has nothing to continue")
+        again = self.start(
+            job.kind, job.title, job.scenario, Path(job.key), job.out, job.again, job.again
+        )
+        job.resumable = False  # the new job carries it on
+        return again
 
     def shutdown(self, wait_s: float = STOP_WAIT_S) -> list[Job]:
         """Stop every job and wait for their threads; the jobs that did not stop in time."""

@@ -3,8 +3,8 @@
 The socket is bound here, before uvicorn starts, so the port is known (``--port 0`` picks a free
 one) and the Host headers the guard answers are those of the real address. The server runs
 uvicorn on that socket in this, the main thread; Ctrl-C (or SIGTERM) stops it, and its shutdown
-stops every job (:meth:`sim.web.jobs.Jobs.shutdown`): runs end at their next block or chunk and
-what they wrote stays.
+stops every job (:meth:`sim.web.jobs.Jobs.shutdown`): runs settle (no new chunk; those
+under way finish) and what they wrote stays, resumable with the command's ``--resume``.
 """
 
 from __future__ import annotations

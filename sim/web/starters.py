@@ -1,38 +1,37 @@
-"""Starter scenarios for a new file, one per rule system (and per hybrid on the ACS clock).
+"""Starter scenarios for a new file: ``combatsim new``'s, one per rule system and per hybrid.
 
-**Seam.** The ``combatsim new RULES`` templates (another piece of work) are to be the starters;
-until they are on main, a starter is the simplest bundled scenario of that rule system, opened
-read-only and saved under a new name in the working folder.
+The page opens a starter as ``starter:RULES`` (read-only, as a bundled scenario is) and the
+designer saves it under a name of their own. The text is :func:`sim.scenario.starters.starter`'s,
+the one ``combatsim new RULES`` writes, so the two never differ.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.web.workspace import BUNDLED, BUNDLED_PREFIX
+from sim.scenario.starters import STARTERS
 
-#: The bundled scenario each starter copies: (rules as the page shows them, file).
-STARTER_FILES = (
-    ("ACS (The Ambition Combat System)", "acs-duel.yaml"),
-    ("Target 10", "t10-cole-vs-francois.yaml"),
-    ("Combat Proposition Three", "p3-moonbelly-vs-kronzer.yaml"),
-    ("Target 10 attacks on the ACS clock", "t10-hybrid-acs-duel.yaml"),
-    ("Proposition Three attacks on the ACS clock", "p3-hybrid-duel.yaml"),
-)
+#: How a starter is named in the page (it is no file).
+STARTER_PREFIX = "starter:"
+
+#: The rules of each starter as the page shows them, by the name ``combatsim new`` takes.
+LABELS = {
+    "acs": "ACS (The Ambition Combat System)",
+    "target10": "Target 10",
+    "prop3": "Combat Proposition Three",
+    "target10-on-acs": "Target 10 attacks on the ACS clock",
+    "prop3-on-acs": "Proposition Three attacks on the ACS clock",
+}
 
 
 @dataclass(frozen=True)
 class Starter:
-    """A starter: what the page calls it and the file it opens (``bundled:NAME``)."""
+    """A starter: what the page calls it and the name it opens (``starter:RULES``)."""
 
     label: str
     path: str
 
 
 def starters() -> list[Starter]:
-    """The starters at hand (none when the bundled scenarios are not installed)."""
-    return [
-        Starter(label, BUNDLED_PREFIX + name)
-        for label, name in STARTER_FILES
-        if (BUNDLED / name).is_file()
-    ]
+    """Every starter of ``combatsim new``, in its order."""
+    return [Starter(LABELS.get(rules, rules), STARTER_PREFIX + rules) for rules in STARTERS]

@@ -30,6 +30,8 @@ from sim.run.outdir import LOCK
 from sim.scenario.limits import MAX_FILE_BYTES
 from sim.scenario.loader import load_scenario
 from sim.scenario.problems import ScenarioError
+from sim.scenario.starters import starter
+from sim.web.starters import STARTER_PREFIX
 
 #: Where a checkout keeps the bundled scenarios, next to the package.
 BUNDLED = Path(__file__).resolve().parents[2] / "scenarios"
@@ -195,9 +197,18 @@ class Workspace:
     def read(self, name: str) -> tuple[str, str]:
         """A scenario file's text and version.
 
+        A starter (``starter:RULES``) is the text ``combatsim new RULES`` writes.
+
         Raises:
-            PathRefused: see :meth:`path`; or the file is too large or not UTF-8.
+            PathRefused: see :meth:`path`; or the file is too large or not UTF-8; or no such
+                starter.
         """
+        if name.startswith(STARTER_PREFIX):
+            try:
+                text = starter(name[len(STARTER_PREFIX) :])
+            except CommandError as exc:
+                raise PathRefused(f"{name}: {exc}") from None
+            return text, version_of(text.encode("utf-8"))
         path = self.scenario_file(name)
         data = _read_limited(path)
         try:
@@ -221,7 +232,7 @@ class Workspace:
             Conflict: the file on disk is not the version opened (or a new file's name is taken).
             PathRefused: see :meth:`path`; a bundled scenario; not a ``.yaml`` name; too large.
         """
-        if name.startswith(BUNDLED_PREFIX):
+        if name.startswith((BUNDLED_PREFIX, STARTER_PREFIX)):
             raise PathRefused("a bundled scenario is read-only: save it under a new name")
         data = text.encode("utf-8")
         if len(data) > MAX_FILE_BYTES:

@@ -89,12 +89,21 @@ class JobsPanel {
     if (job.state === "done" || job.state === "cancelled") {
       buttons.append(el("a", { class: "button small open-results", href: `/results?path=${encodeURIComponent(job.out)}` }, "Open the results"));
     }
+    if (job.resumable) {
+      buttons.append(el("button", { type: "button", class: "small continue", onclick: () => this.resume(job.id) }, "Continue"));
+    }
     card.append(buttons);
     return card;
   }
 
   async cancel(id) {
     await api("POST", `/api/jobs/${id}/cancel`);
+    this.poll();
+  }
+
+  async resume(id) {
+    const answer = await api("POST", `/api/jobs/${id}/continue`);
+    if (!answer.ok) alert(answer.data.error);
     this.poll();
   }
 }
@@ -127,7 +136,7 @@ function editorPage() {
 
   const dirty = () => editor && editor.getText() !== savedText;
   const showState = () => {
-    saveState.textContent = readonly ? "a bundled starter: save it under a name of yours"
+    saveState.textContent = readonly ? "read-only (a starter or a bundled scenario): save it under a name of yours"
       : !pathInput.value ? "not saved yet" : dirty() ? "unsaved changes" : "saved";
     page.dataset.dirty = dirty() ? "yes" : "no";
   };
@@ -196,7 +205,7 @@ function editorPage() {
   async function run(kind) {
     if (dirty() || !pathInput.value) {
       if (readonly && !dirty()) {
-        // a bundled starter as it is: run it as it is
+        // a starter or bundled scenario as it is: run it as it is
       } else if (!(await save())) return;
     }
     const scenario = readonly && !dirty() ? page.dataset.starter : pathInput.value;
