@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
-from operator import attrgetter
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import simpy
 from simpy.events import Event
@@ -35,127 +33,37 @@ SEGMENTS_PER_SECOND = 10
 FIRST_RULE_PRIORITY = 2
 
 
-class SimPyInternals:
-    """The one place where combatsim touches SimPy's private attributes, and why.
+class WakeUp(Event):
+    """An event that fires at ``time`` with ``priority`` (lower fires first at equal times).
 
-    Four shortcuts through SimPy 4's internals, all on the path every combat takes:
+    The rule systems' one kind of wake-up: SimPy's ``Timeout`` with a priority, so that the order
+    of actions inside a segment comes from the rules. It is born triggered with no value, as
+    SimPy's ``Timeout`` is (``_ok`` and ``_value``, the two fields SimPy's own events set for
+    that), and goes onto the queue through ``env.schedule``. The time is a whole number of
+    segments, so its key on the queue is the time itself.
 
-    - :meth:`run_until` is SimPy's ``env.run(until=end)`` with ``env.step`` inlined: the same
-      order, the same handling of failed events, one method call (and its ``try``) less per
-      event, and no ``StopSimulation`` raised at the end of every combat;
-    - :class:`WakeUp` (rule systems make one per action) is born triggered, as SimPy's own
-      ``Timeout`` is, and pushes itself onto the queue with the key ``env.schedule`` would
-      give it, without the method call;
-    - :attr:`now_of` reads the clock as ``env.now`` does, with a C ``attrgetter`` instead of
-      the property's Python call (the ACS clock reads it on every attack and defense);
-    - :meth:`drop_pending` empties the queue when the fight is over, so that a finished
-      combat's processes are freed at once, not by the garbage collector.
-
-    It stays because it pays, against plain ``env.run()``, ``env.schedule`` and ``env.now``,
-    more than the speed policy asks on some reference duel (the rule and the measurement:
-    ``docs/architecture.md``, "Speed policy"). The price:
-    ``env._now``, ``env._queue``, ``env._eid``, ``event._ok`` and ``event._value`` are read or
-    set here and nowhere else, and ``pyproject.toml`` pins ``simpy<5``.
-
-    What keeps it honest:
-
-    - tests/test_engine_simpy.py plays every bundled scenario through these shortcuts and
-      through plain ``env.run()`` and ``env.schedule``, and asserts the same traces and records;
-    - a wake-up refuses a time in the past (SimPy's ``schedule`` would silently move the clock
-      backwards), so the inlined loop never sees the clock go back;
-    - the same file checks that no process of a finished combat is left to the collector, and
-      that dropped events are not counted as processed.
+    Raises:
+        ValueError: ``time`` is before the current time (``env.schedule`` would silently move
+            the clock backwards).
     """
 
-    __slots__ = ()
+    def __init__(self, env: simpy.Environment, time: int, priority: int) -> None:
+        now = env.now
+        if time < now:
+            raise ValueError(
+                f"a wake-up at {time} is before the current time {now}: "
+                "the clock never goes backwards"
+            )
+        self.env = env
+        self.callbacks = []
+        self._ok = True
+        self._value = None
+        # SimPy types a priority as its EventPriority (an int); a rule's priority is an int.
+        env.schedule(self, priority, time - now)  # type: ignore[arg-type]
 
-    class WakeUp(Event):
-        """An event that fires at ``time`` with ``priority`` (lower fires first at equal times).
-
-        One object and one heap push per wake-up: the cheapest event SimPy can process. The
-        time is a whole number of segments, so its key on the queue is the time itself.
-
-        Raises:
-            ValueError: ``time`` is before the current time.
-        """
-
-        def __init__(self, env: simpy.Environment, time: int, priority: int) -> None:
-            if time < env._now:
-                raise ValueError(
-                    f"a wake-up at {time} is before the current time {env._now}: "
-                    "the clock never goes backwards"
-                )
-            self.env = env
-            self.callbacks = []
-            # Born triggered with no value, like SimPy's Timeout, and on the instance as it
-            # does: the run loop and each resumed process read both (an attribute of the class
-            # is read through the slow path, at about ten times the cost).
-            self._ok = True
-            self._value = None
-            # env.schedule(self, priority, time - now) keys it at now + (time - now): ``time``
-            # itself, as the clocks count time in whole segments (integers, no rounding).
-            queue: list[Any] = env._queue
-            heappush(queue, (time, priority, next(env._eid), self))
-
-    #: ``now_of(env)``: ``env.now`` (SimPy's current time), without the property's Python call.
-    now_of = staticmethod(attrgetter("_now"))
-
-    @staticmethod
-    def run_until(env: simpy.Environment, end: Event) -> None:
-        """``env.run(until=end)``: process events in order until ``end`` has been processed.
-
-        Raises:
-            RuntimeError: the queue ran dry before ``end`` (a round process stopped early), or
-                an event failed and nobody defused it (as ``env.step`` raises it).
-        """
-        # Events as SimPy's step sees them: their callbacks become None once processed.
-        queue: list[Any] = env._queue
-        while end.callbacks is not None:
-            if not queue:
-                raise RuntimeError("combat stalled: its round process stopped before the end")
-            env._now, _, _, event = heappop(queue)
-            callbacks, event.callbacks = event.callbacks, None
-            for callback in callbacks:
-                callback(event)
-            if not event._ok and not hasattr(event, "_defused"):
-                exc = type(event._value)(*event._value.args)
-                exc.__cause__ = event._value
-                raise exc
-
-    @staticmethod
-    def drop_pending(env: CombatEnvironment) -> None:
-        """Drop the events still queued once a combat is over: none of them will ever happen.
-
-        SimPy holds an environment and its queued events, and a sleeping process and the event
-        it sleeps on, in reference cycles. Cut when the fight ends (each event's callbacks
-        dropped, the queue emptied), they no longer keep the combat's processes and fighters
-        alive until the garbage collector's next pass: all is freed as soon as the combat is
-        let go. How many were dropped is kept for :meth:`events_processed`.
-        """
-        queue: list[Any] = env._queue
-        for _, _, _, event in queue:
-            event.callbacks = None
-        env.dropped = len(queue)
-        queue.clear()
-
-    @staticmethod
-    def events_processed(env: CombatEnvironment) -> int:
-        """How many events ``env`` has processed (for the benchmarks; draws one event id).
-
-        Every event, however scheduled, draws one id; those still queued, or dropped when the
-        combat ended, never happened.
-        """
-        return next(env._eid) - len(env._queue) - env.dropped
-
-
-#: An event that fires at ``time`` with ``priority``: ``WakeUp(env, time, priority)``.
-WakeUp = SimPyInternals.WakeUp
 
 #: ``wake_at(env, time, priority)``: an event that fires at ``time`` with ``priority``.
 wake_at = WakeUp
-
-#: ``now_of(env)``: the current time of ``env``, as ``env.now`` gives it.
-now_of = SimPyInternals.now_of
 
 
 class CombatEnvironment(simpy.Environment):
@@ -171,9 +79,11 @@ class CombatEnvironment(simpy.Environment):
     with ``simpy.Process(env, ...)`` itself). Nothing private is read or set.
     """
 
-    #: Events still queued when the combat ended, dropped unprocessed
-    #: (:meth:`SimPyInternals.drop_pending`).
-    dropped = 0
+    if TYPE_CHECKING:
+
+        @property
+        def now(self) -> int:
+            """The current time: a combat's clock counts whole segments (:class:`WakeUp`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +276,5 @@ class Combat(Generic[F]):
         if self.over:
             return self
         start(self)
-        SimPyInternals.run_until(self.env, self._end_event)
-        SimPyInternals.drop_pending(self.env)
+        self.env.run(until=self._end_event)
         return self

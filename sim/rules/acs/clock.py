@@ -28,8 +28,7 @@ from weakref import ref
 from simpy import Interrupt, Process
 from simpy.events import NORMAL, Event
 
-# now_of(env) is env.now, read through the engine's one SimPy adapter.
-from sim.engine.combat import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp, now_of
+from sim.engine.combat import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp
 from sim.engine.space import distance
 from sim.engine.tactics import pick_target
 from sim.rules.acs.action_dice import SEGMENTS, roll_action_segments
@@ -292,7 +291,7 @@ class AcsClock(Generic[StatsT, StateT]):
                 if target is None or engage(self, me, target):
                     return
             combat = self.combat
-            now = now_of(self.env)
+            now = self.env.now
             me.busy_end = now + segments - 1
             me.pending = special
             t0 = me.t0
@@ -373,7 +372,7 @@ class AcsClock(Generic[StatsT, StateT]):
         The clock's times are whole segments (:class:`~sim.engine.combat.WakeUp` takes integers), so
         the difference of two times is one.
         """
-        return now_of(self.env) - fighter.t0 + 1
+        return self.env.now - fighter.t0 + 1
 
     def can_defend(self, target: AcsFighter[StatsT, StateT]) -> bool:
         """Whether ``target`` has a defensive action left in this segment and wants to use it."""
@@ -386,7 +385,7 @@ class AcsClock(Generic[StatsT, StateT]):
         # Defensive actions used count in the segment of the last one (``def_t``) only: most
         # attacks meet a defender that has not defended yet in this segment.
         if (
-            target.def_t == now_of(self.env)
+            target.def_t == self.env.now
             and target.def_used >= timing.actions + (self._extra_defense if target.winner else 0)
             and target.guarded != self.second
         ):
@@ -400,7 +399,7 @@ class AcsClock(Generic[StatsT, StateT]):
 
     def defended(self, target: AcsFighter[StatsT, StateT]) -> None:
         """Book-keep a defense roll: a defensive action used, an action lost, a disruption."""
-        now = now_of(self.env)
+        now = self.env.now
         if target.def_t == now:
             target.def_used += 1
         else:
