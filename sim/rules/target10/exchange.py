@@ -151,8 +151,10 @@ class AttackInput:
         succeed: when the attacker spends a luck point to hit (``tactics.luck_to_succeed``).
         rolls: the test's outcome by d20 face (index 0: automatic), worked out from the rest.
         damaging: a hit rolls damage (a Kill or Subdue that does not maneuver).
-        table: the outcomes met so far, by d20 face, luck spent to hit and damage rolled
-            (:func:`resolve_attack` fills it from :func:`outcome_of`): not part of the value.
+        table: the outcomes met so far, for each d20 face (index 0: automatic) by the damage
+            rolled (:func:`resolve_attack` fills it from :func:`outcome_of`); not part of the
+            value.
+        lucky_table: the same for the tests that luck turned into hits.
     """
 
     rules: ExchangeRules
@@ -172,7 +174,8 @@ class AttackInput:
     succeed: SucceedPolicy = NEVER_SUCCEED
     rolls: tuple[D20Roll, ...] = field(init=False, repr=False, compare=False)
     damaging: bool = field(init=False, repr=False, compare=False)
-    table: dict[tuple[int, bool, int], AttackOutcome] = field(
+    table: tuple[dict[int, AttackOutcome], ...] = field(init=False, repr=False, compare=False)
+    lucky_table: tuple[dict[int, AttackOutcome], ...] = field(
         init=False, repr=False, compare=False
     )
 
@@ -180,7 +183,8 @@ class AttackInput:
         derive = object.__setattr__  # a frozen value's derived fields are set once, here
         derive(self, "rolls", outcomes(modifier_of(self), self.rules.test.need))
         derive(self, "damaging", self.action in DAMAGING and not self.maneuver)
-        derive(self, "table", {})
+        derive(self, "table", tuple({} for _ in self.rolls))
+        derive(self, "lucky_table", tuple({} for _ in self.rolls))
 
 @dataclass(frozen=True, slots=True)
 class AttackOutcome:
@@ -253,10 +257,10 @@ def resolve_attack(
     hit = attack.rolls[face].success
     lucky = not hit and luck > 0 and attack.succeed.spends and spends_to_hit(attack, target_hp)
     rolled = attack.weapon.damage.roll(dice) if attack.damaging and (hit or lucky) else 0
-    key = (face, lucky, rolled)
-    outcome = attack.table.get(key)
+    met = attack.lucky_table[face] if lucky else attack.table[face]
+    outcome = met.get(rolled)
     if outcome is None:
-        outcome = attack.table[key] = outcome_of(attack, face, lucky, rolled)
+        outcome = met[rolled] = outcome_of(attack, face, lucky, rolled)
     return outcome
 
 

@@ -358,7 +358,7 @@ class MeleeWeapon(Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _named(cls, value: Any) -> Any:
+    def _named(cls, value: Any) -> Any:  # Any: raw YAML, before validation
         return from_armory(value, armory.WEAPONS, "weapon")
 
     name: str = "fists"

@@ -207,26 +207,36 @@ class Target10Rounds(RoundState):
             moving = moving or f.move != HOLD
         origin = move(self, members, r) if moving else None
         alone = len(members) == 1
-        effects: list[Effect] = []
-        negotiators: list[T10Fighter] = []
+        effects: list[Effect] | None = None  # made for the first hit that waits to land
+        negotiators: list[T10Fighter] | None = None
         for f in members:
             act = f.act
             if act in ATTACKS:
                 f.actions_taken += 1
                 effect = attack(self, f, r, origin, alone)
                 if effect is not None:
+                    if effects is None:
+                        effects = []
                     effects.append(effect)
             elif act == NEGOTIATE:
                 f.actions_taken += 1
+                if negotiators is None:
+                    negotiators = []
                 negotiators.append(f)
             elif act != NONE:
                 f.actions_taken += 1
                 act_without_attack(self, f)
-        if effects:
+        if effects is not None:
             land(self, effects, r)
-        for f in negotiators:
-            if f.out is None:
-                negotiate(self, f, r)
+        if negotiators is not None:
+            negotiate_after(self, negotiators, r)
+
+
+def negotiate_after(rs: RoundState, negotiators: list[T10Fighter], r: int) -> None:
+    """The step's negotiators still in the fight speak, after its hits have landed."""
+    for f in negotiators:
+        if f.out is None:
+            negotiate(rs, f, r)
 
 
 def act_without_attack(rs: RoundState, f: T10Fighter) -> None:
