@@ -56,7 +56,8 @@ from sim.run.files import (
     writing,
 )
 from sim.run.outdir import FolderLock, claim
-from sim.run.tables import combatants_frame, outcomes_frame
+from sim.run.records import COMBATANT_COLUMNS, combat_columns
+from sim.run.tables import csv_rows
 from sim.run.version import __version__
 from sim.run.watch import RunWarning
 
@@ -116,6 +117,30 @@ def _schema(columns: Sequence[str]) -> Any:
         return pa.int64()
 
     return pa.schema([(column, kind(column)) for column in columns])
+
+
+def _arrow_table(
+    records: Sequence[tuple], columns: Sequence[str], scenario: str, variant: str
+) -> Any:
+    """A chunk's records as an Arrow table, the scenario and variant names in front.
+
+    Built straight from the records, column by column, with the types of :func:`_schema`
+    (the values of ``pandas.DataFrame.from_records`` then ``pa.Table.from_pandas``, without
+    importing pandas: a streamed run does not need its 50 MB). Missing values (None) are
+    nulls; the records hold no NaN.
+    """
+    import pyarrow as pa  # deferred: heavy third-party package
+
+    schema = _schema(["scenario", "variant", *columns])
+    rows = len(records)
+    values = list(zip(*records, strict=True)) if rows else [() for _ in columns]
+    arrays = [
+        pa.array([scenario] * rows, pa.large_string()),
+        pa.array([variant] * rows, pa.large_string()),
+    ]
+    for field, column in zip(list(schema)[2:], values, strict=True):
+        arrays.append(pa.array(column, field.type))  # (from_pandas=True would import pandas)
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def _json_text(data: dict[str, Any]) -> str:
@@ -369,8 +394,8 @@ class RunStore:
             starts &= {start for start, _ in self._parts(COMBATANTS)}
         return starts
 
-    def write(self, chunk: ChunkResult, scenario_name: str) -> pd.DataFrame:
-        """Write a finished chunk; return its outcomes table (for the tally).
+    def write(self, chunk: ChunkResult, scenario_name: str) -> Any:
+        """Write a finished chunk; return its outcomes as an Arrow table (for the tally).
 
         Raises:
             WriteError: the file system refused; the chunks already written are kept.
@@ -380,35 +405,32 @@ class RunStore:
         entries = []
         try:
             if self.detail:
-                details = combatants_frame(chunk.combatants, scenario_name, variant)
+                details = _arrow_table(chunk.combatants, COMBATANT_COLUMNS, scenario_name, variant)
                 entries.append(self._write_table(COMBATANTS, chunk, details))
-            frame = outcomes_frame(chunk.records, side_names, scenario_name, variant)
+            outcomes = _arrow_table(
+                chunk.records, combat_columns(side_names), scenario_name, variant
+            )
             # Written last: a chunk counts as done once its outcomes file exists.
-            entries.append(self._write_table(OUTCOMES, chunk, frame))
+            entries.append(self._write_table(OUTCOMES, chunk, outcomes))
             self.journal.append(entries)
         except WriteError as exc:
             raise exc.with_hint(RESUME_HINT) from None
-        return frame
+        return outcomes
 
-    def _write_table(self, table: str, chunk: ChunkResult, frame: pd.DataFrame):
-        import pyarrow as pa  # deferred: heavy third-party package
-
-        arrow = pa.Table.from_pandas(
-            frame, schema=_schema(list(frame.columns)), preserve_index=False
-        )
+    def _write_table(self, table: str, chunk: ChunkResult, arrow: Any):
         path = self.directory / f"{table}.parquet" / part_name(chunk.start)
         return write_chunk(path, arrow, Label(self.key, table, chunk.start, chunk.stop))
 
     # -- reading -----------------------------------------------------------------------------------
 
-    def done_frames(self, columns: list[str] | None = None) -> Iterator[tuple[int, pd.DataFrame]]:
-        """``(first combat, outcomes)`` of every chunk already done, one at a time."""
+    def done_tables(self, columns: list[str] | None = None) -> Iterator[tuple[int, Any]]:
+        """``(first combat, outcomes)`` of every chunk already done, one Arrow table at a time."""
         import pyarrow.parquet as pq  # deferred: heavy third-party package
 
         done = self.done()
         for start, path in self._parts(OUTCOMES):
             if start in done:
-                yield start, pq.read_table(path, columns=columns).to_pandas()
+                yield start, pq.read_table(path, columns=columns)
 
     def frames(self, table: str = OUTCOMES, columns: list[str] | None = None) -> Iterator:
         """The chunk tables on disk one by one, in combat order."""
@@ -437,9 +459,11 @@ class RunStore:
                     target = self.directory / f"{table}.csv"
 
                     def fill(handle, table: str = table) -> None:
+                        import pyarrow.parquet as pq  # deferred: heavy third-party package
+
                         with as_text(handle) as text:
-                            for i, frame in enumerate(self.frames(table)):
-                                frame.to_csv(text, header=i == 0, index=False)
+                            for i, (_, path) in enumerate(self._parts(table)):
+                                csv_rows(text, pq.read_table(path), header=i == 0)
 
                     write_atomically(target, fill)
                     written.append(target)
