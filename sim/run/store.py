@@ -27,6 +27,7 @@ chunks that are missing. The summary is built from counts kept per chunk
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import warnings
 from collections.abc import Iterator, Sequence
@@ -124,23 +125,38 @@ def _arrow_table(
 ) -> Any:
     """A chunk's records as an Arrow table, the scenario and variant names in front.
 
-    Built straight from the records, column by column, with the types of :func:`_schema`
-    (the values of ``pandas.DataFrame.from_records`` then ``pa.Table.from_pandas``, without
-    importing pandas: a streamed run does not need its 50 MB). Missing values (None) are
-    nulls; the records hold no NaN.
+    The values of ``pandas.DataFrame.from_records`` then ``pa.Table.from_pandas`` with the
+    types of :func:`_schema` (a test compares them), without pandas: pyarrow imports pandas
+    (about 50 MB) the first time it converts Python objects, so the records reach Arrow as
+    JSON lines through its own reader, which does not. Missing values (None) are nulls.
     """
-    import pyarrow as pa  # deferred: heavy third-party package
+    import pyarrow.json as pj  # deferred: heavy third-party package
 
     schema = _schema(["scenario", "variant", *columns])
-    rows = len(records)
-    values = list(zip(*records, strict=True)) if rows else [() for _ in columns]
-    arrays = [
-        pa.array([scenario] * rows, pa.large_string()),
-        pa.array([variant] * rows, pa.large_string()),
-    ]
-    for field, column in zip(list(schema)[2:], values, strict=True):
-        arrays.append(pa.array(column, field.type))  # (from_pandas=True would import pandas)
-    return pa.Table.from_arrays(arrays, schema=schema)
+    if not records:
+        return schema.empty_table()
+    names = schema.names
+    lines = "".join(
+        json.dumps(dict(zip(names, (scenario, variant, *row), strict=True))) + "\n"
+        for row in records
+    )
+    return pj.read_json(
+        io.BytesIO(lines.encode("utf-8")),
+        read_options=pj.ReadOptions(use_threads=False),
+        parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"),
+    )
+
+
+def _read_part(path: Path, columns: list[str] | None = None) -> Any:
+    """One chunk file as an Arrow table, read by its file reader.
+
+    ``pq.read_table`` would load pyarrow's dataset libraries and pandas (about 50 MB) to read
+    the same single file.
+    """
+    import pyarrow.parquet as pq  # deferred: heavy third-party package
+
+    with pq.ParquetFile(path) as part:
+        return part.read(columns=columns)
 
 
 def _json_text(data: dict[str, Any]) -> str:
@@ -425,12 +441,10 @@ class RunStore:
 
     def done_tables(self, columns: list[str] | None = None) -> Iterator[tuple[int, Any]]:
         """``(first combat, outcomes)`` of every chunk already done, one Arrow table at a time."""
-        import pyarrow.parquet as pq  # deferred: heavy third-party package
-
         done = self.done()
         for start, path in self._parts(OUTCOMES):
             if start in done:
-                yield start, pq.read_table(path, columns=columns)
+                yield start, _read_part(path, columns)
 
     def frames(self, table: str = OUTCOMES, columns: list[str] | None = None) -> Iterator:
         """The chunk tables on disk one by one, in combat order."""
@@ -459,11 +473,9 @@ class RunStore:
                     target = self.directory / f"{table}.csv"
 
                     def fill(handle, table: str = table) -> None:
-                        import pyarrow.parquet as pq  # deferred: heavy third-party package
-
                         with as_text(handle) as text:
                             for i, (_, path) in enumerate(self._parts(table)):
-                                csv_rows(text, pq.read_table(path), header=i == 0)
+                                csv_rows(text, _read_part(path), header=i == 0)
 
                     write_atomically(target, fill)
                     written.append(target)
