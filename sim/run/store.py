@@ -58,7 +58,7 @@ from sim.run.files import (
 )
 from sim.run.outdir import FolderLock, claim
 from sim.run.records import COMBATANT_COLUMNS, combat_columns
-from sim.run.tables import csv_rows
+from sim.run.tables import csv_header, csv_rows
 from sim.run.version import __version__
 from sim.run.watch import RunWarning
 
@@ -157,6 +157,22 @@ def _read_part(path: Path, columns: list[str] | None = None) -> Any:
 
     with pq.ParquetFile(path) as part:
         return part.read(columns=columns)
+
+
+#: Rows of a chunk file turned into CSV at a time (the copy's memory does not grow with chunks).
+CSV_BATCH = 1024
+
+
+def _csv_part(text: Any, path: Path, header: bool) -> None:
+    """Append one chunk file to a CSV copy, ``CSV_BATCH`` rows at a time."""
+    import pyarrow as pa  # deferred: heavy third-party package
+    import pyarrow.parquet as pq
+
+    with pq.ParquetFile(path) as part:
+        if header:
+            csv_header(text, part.schema_arrow.names)
+        for batch in part.iter_batches(batch_size=CSV_BATCH):
+            csv_rows(text, pa.Table.from_batches([batch]), header=False)
 
 
 def _json_text(data: dict[str, Any]) -> str:
@@ -475,7 +491,7 @@ class RunStore:
                     def fill(handle, table: str = table) -> None:
                         with as_text(handle) as text:
                             for i, (_, path) in enumerate(self._parts(table)):
-                                csv_rows(text, _read_part(path), header=i == 0)
+                                _csv_part(text, path, header=i == 0)
 
                     write_atomically(target, fill)
                     written.append(target)

@@ -67,8 +67,13 @@ def csv_rows(text: IO[str], table: Any, header: bool = True) -> None:
     batch at a time, without importing pandas (a streamed run's CSV copy needs none). A test
     compares the two on every bundled scenario's tables.
     """
-    writer = csv.writer(text, lineterminator="\n")
     if header:
-        writer.writerow(table.column_names)
+        csv_header(text, table.column_names)
+    writer = csv.writer(text, lineterminator="\n")
     for batch in table.to_batches():
         writer.writerows(zip(*(column.to_pylist() for column in batch.columns), strict=True))
+
+
+def csv_header(text: IO[str], names: list[str]) -> None:
+    """The header line of a CSV table, as :func:`csv_rows` writes it."""
+    csv.writer(text, lineterminator="\n").writerow(names)
