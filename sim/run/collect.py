@@ -61,8 +61,8 @@ class RunCollector:
         if store is not None:
             self.done = store.done()
             # The chunks already on disk count in the summary, read back one at a time.
-            for start, frame in store.done_frames(self.tally.columns):
-                self.tally.add(start, frame)
+            for start, table in store.done_tables(self.tally.columns):
+                self.tally.add_table(start, table)
 
     def close(self) -> None:
         """Let go of the results folder, if any (its lock)."""
@@ -74,8 +74,7 @@ class RunCollector:
         if self.store is None:
             self.chunks[chunk.start] = chunk
             return
-        frame = self.store.write(chunk, self.scenario.name)
-        self.tally.add(chunk.start, frame)
+        self.tally.add_table(chunk.start, self.store.write(chunk, self.scenario.name))
 
     @property
     def kept(self) -> int:
@@ -93,8 +92,8 @@ class RunCollector:
                 # Interrupted, perhaps between writing a chunk and counting it: count what is
                 # on disk, chunk by chunk.
                 tally = Tally(scenario.side_names)
-                for start, frame in self.store.done_frames(tally.columns):
-                    tally.add(start, frame)
+                for start, table in self.store.done_tables(tally.columns):
+                    tally.add_table(start, table)
             summary = tally.summary(scenario.name, self.seed, round_s=round_length_s(scenario))
             if complete:
                 self.store.finish(summary)

@@ -27,6 +27,7 @@ chunks that are missing. The summary is built from counts kept per chunk
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import warnings
 from collections.abc import Iterator, Sequence
@@ -58,7 +59,8 @@ from sim.run.files import (
     writing,
 )
 from sim.run.outdir import FolderLock, claim
-from sim.run.tables import combatants_frame, outcomes_frame
+from sim.run.records import COMBATANT_COLUMNS, combat_columns
+from sim.run.tables import csv_header, csv_rows
 from sim.run.version import __version__
 from sim.run.watch import RunWarning
 
@@ -122,6 +124,61 @@ def _schema(columns: Sequence[str]) -> Any:
         return pa.int64()
 
     return pa.schema([(column, kind(column)) for column in columns])
+
+
+def _arrow_table(
+    records: Sequence[tuple], columns: Sequence[str], scenario: str, variant: str
+) -> Any:
+    """A chunk's records as an Arrow table, the scenario and variant names in front.
+
+    The values of ``pandas.DataFrame.from_records`` then ``pa.Table.from_pandas`` with the
+    types of :func:`_schema` (a test compares them), without pandas: pyarrow imports pandas
+    (about 50 MB) the first time it converts Python objects, so the records reach Arrow as
+    JSON lines through its own reader, which does not. Missing values (None) are nulls.
+    """
+    import pyarrow.json as pj  # deferred: heavy third-party package
+
+    schema = _schema(["scenario", "variant", *columns])
+    if not records:
+        return schema.empty_table()
+    names = schema.names
+    lines = "".join(
+        json.dumps(dict(zip(names, (scenario, variant, *row), strict=True))) + "\n"
+        for row in records
+    )
+    return pj.read_json(
+        io.BytesIO(lines.encode("utf-8")),
+        read_options=pj.ReadOptions(use_threads=False),
+        parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"),
+    )
+
+
+def _read_part(path: Path, columns: list[str] | None = None) -> Any:
+    """One chunk file as an Arrow table, read by its file reader.
+
+    ``pq.read_table`` would load pyarrow's dataset libraries and pandas (about 50 MB) to read
+    the same single file.
+    """
+    import pyarrow.parquet as pq  # deferred: heavy third-party package
+
+    with pq.ParquetFile(path) as part:
+        return part.read(columns=columns)
+
+
+#: Rows of a chunk file turned into CSV at a time (the copy's memory does not grow with chunks).
+CSV_BATCH = 1024
+
+
+def _csv_part(text: Any, path: Path, header: bool) -> None:
+    """Append one chunk file to a CSV copy, ``CSV_BATCH`` rows at a time."""
+    import pyarrow as pa  # deferred: heavy third-party package
+    import pyarrow.parquet as pq
+
+    with pq.ParquetFile(path) as part:
+        if header:
+            csv_header(text, part.schema_arrow.names)
+        for batch in part.iter_batches(batch_size=CSV_BATCH):
+            csv_rows(text, pa.Table.from_batches([batch]), header=False)
 
 
 def _json_text(data: dict[str, Any]) -> str:
@@ -424,8 +481,8 @@ class RunStore:
             starts &= {start for start, _ in self._parts(COMBATANTS)}
         return starts
 
-    def write(self, chunk: ChunkResult, scenario_name: str) -> pd.DataFrame:
-        """Write a finished chunk; return its outcomes table (for the tally).
+    def write(self, chunk: ChunkResult, scenario_name: str) -> Any:
+        """Write a finished chunk; return its outcomes as an Arrow table (for the tally).
 
         Raises:
             WriteError: the file system refused; the chunks already written are kept.
@@ -435,35 +492,30 @@ class RunStore:
         entries = []
         try:
             if self.detail:
-                details = combatants_frame(chunk.combatants, scenario_name, variant)
+                details = _arrow_table(chunk.combatants, COMBATANT_COLUMNS, scenario_name, variant)
                 entries.append(self._write_table(COMBATANTS, chunk, details))
-            frame = outcomes_frame(chunk.records, side_names, scenario_name, variant)
+            outcomes = _arrow_table(
+                chunk.records, combat_columns(side_names), scenario_name, variant
+            )
             # Written last: a chunk counts as done once its outcomes file exists.
-            entries.append(self._write_table(OUTCOMES, chunk, frame))
+            entries.append(self._write_table(OUTCOMES, chunk, outcomes))
             self.journal.append(entries)
         except WriteError as exc:
             raise exc.with_hint(RESUME_HINT) from None
-        return frame
+        return outcomes
 
-    def _write_table(self, table: str, chunk: ChunkResult, frame: pd.DataFrame):
-        import pyarrow as pa  # deferred: heavy third-party package
-
-        arrow = pa.Table.from_pandas(
-            frame, schema=_schema(list(frame.columns)), preserve_index=False
-        )
+    def _write_table(self, table: str, chunk: ChunkResult, arrow: Any):
         path = self.directory / f"{table}.parquet" / part_name(chunk.start)
         return write_chunk(path, arrow, Label(self.key, table, chunk.start, chunk.stop))
 
     # -- reading -----------------------------------------------------------------------------------
 
-    def done_frames(self, columns: list[str] | None = None) -> Iterator[tuple[int, pd.DataFrame]]:
-        """``(first combat, outcomes)`` of every chunk already done, one at a time."""
-        import pyarrow.parquet as pq  # deferred: heavy third-party package
-
+    def done_tables(self, columns: list[str] | None = None) -> Iterator[tuple[int, Any]]:
+        """``(first combat, outcomes)`` of every chunk already done, one Arrow table at a time."""
         done = self.done()
         for start, path in self._parts(OUTCOMES):
             if start in done:
-                yield start, pq.read_table(path, columns=columns).to_pandas()
+                yield start, _read_part(path, columns)
 
     def frames(self, table: str = OUTCOMES, columns: list[str] | None = None) -> Iterator:
         """The chunk tables on disk one by one, in combat order."""
@@ -493,8 +545,8 @@ class RunStore:
 
                     def fill(handle, table: str = table) -> None:
                         with as_text(handle) as text:
-                            for i, frame in enumerate(self.frames(table)):
-                                frame.to_csv(text, header=i == 0, index=False)
+                            for i, (_, path) in enumerate(self._parts(table)):
+                                _csv_part(text, path, header=i == 0)
 
                     write_atomically(target, fill)
                     written.append(target)

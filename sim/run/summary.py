@@ -1,10 +1,11 @@
 """Summaries of a run: win rate per side with a 95% confidence interval, draws, duration.
 
-Intervals are Wilson score intervals from :func:`scipy.stats.binomtest`; they behave well near 0
-and 1, where a designer's lopsided matchups live. The run layer builds the summary (``run
---json``, ``summary.json``) whether the outcomes are a table in memory or streamed chunk by chunk;
-the analysis package reads it. SciPy is imported where the interval is computed: it is heavy
-(most of a second), and ``import sim`` or ``combatsim --help`` should not pay for it.
+Intervals are Wilson score intervals (Newcombe 1998, the formula of SciPy's ``binomtest(...)
+.proportion_ci(method="wilson")``, which gives the same floats); they behave well near 0 and 1,
+where a designer's lopsided matchups live. The run layer builds the summary (``run --json``,
+``summary.json``) whether the outcomes are a table in memory or streamed chunk by chunk; the
+analysis package reads it. The interval needs only the normal quantile, known for the default
+95%: a run does not import SciPy (``scipy.stats`` alone holds about 55 MB of a process).
 
 Fight lengths are in each rule system's own unit as well as in game seconds: Target 10 and
 Proposition Three count rounds (``round_s`` game seconds each, :func:`round_length_s`), so their
@@ -13,8 +14,9 @@ summaries also give ``mean_duration_rounds``; ACS, and everything on its clock, 
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +28,10 @@ if TYPE_CHECKING:
     from sim.scenario.schema import Scenario
 
 CONFIDENCE = 0.95
+
+#: The standard normal quantile at 0.975, the z of a two-sided 95% interval: the float
+#: ``scipy.special.ndtri(0.975)`` gives (a test checks it), so no run imports SciPy for it.
+Z_95 = 1.959963984540054
 
 #: What every column of a run's summary means: printed under the table by ``run``, shown in the
 #: report, and what the charts draw. "Standing" is a combatant not out of the fight at its end.
@@ -67,13 +73,34 @@ def duration_text(
 def wilson_interval(
     successes: int, trials: int, confidence: float = CONFIDENCE
 ) -> tuple[float, float]:
-    """The Wilson score interval of a proportion."""
-    from scipy.stats import binomtest  # deferred: heavy third-party package (see above)
+    """The Wilson score interval of a proportion (two-sided, no continuity correction).
 
+    The operations are SciPy's, in its order (``scipy.stats._binomtest``), so the bounds are
+    the very floats ``binomtest(successes, trials).proportion_ci(confidence, "wilson")`` gives
+    (a test compares them). The quantile comes from SciPy only for a level other than 95%.
+
+    Raises:
+        ValueError: ``successes`` is not between 0 and ``trials``.
+    """
+    if not 0 <= successes <= max(trials, 0):
+        raise ValueError(f"successes must be between 0 and trials ({trials}), got {successes}")
     if trials == 0:
         return (0.0, 1.0)
-    ci = binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="wilson")
-    return (float(ci.low), float(ci.high))
+    z = Z_95 if confidence == CONFIDENCE else _normal_quantile(0.5 + 0.5 * confidence)
+    p = successes / trials
+    denom = 2 * (trials + z**2)
+    center = (2 * trials * p + z**2) / denom
+    delta = z / denom * math.sqrt(4 * trials * p * (1 - p) + z**2)
+    low = 0.0 if successes == 0 else center - delta
+    high = 1.0 if successes == trials else center + delta
+    return (float(low), float(high))
+
+
+def _normal_quantile(probability: float) -> float:
+    """The standard normal quantile, from SciPy (deferred: heavy, and rarely needed)."""
+    from scipy.special import ndtri
+
+    return float(ndtri(probability))
 
 
 def summarize(
@@ -118,7 +145,19 @@ class Tally:
         ]
 
     def add(self, start: int, frame: pd.DataFrame) -> None:
-        """Count one chunk's outcomes (``start``: its first combat).
+        """Count one chunk's outcomes, a pandas table (``start``: its first combat).
+
+        Raises:
+            ValueError: the chunk starting at ``start`` was counted already.
+        """
+        self.add_columns(start, len(frame), lambda name: frame[name].tolist())
+
+    def add_table(self, start: int, table: Any) -> None:
+        """Count one chunk's outcomes, an Arrow table (a streamed run holds no pandas)."""
+        self.add_columns(start, table.num_rows, lambda name: table.column(name).to_pylist())
+
+    def add_columns(self, start: int, rows: int, column: Callable[[str], list]) -> None:
+        """Count ``rows`` outcomes whose columns ``column(name)`` gives as lists of values.
 
         Raises:
             ValueError: the chunk starting at ``start`` was counted already.
@@ -126,13 +165,13 @@ class Tally:
         if start in self._counted:
             raise ValueError(f"the chunk starting at combat {start} was counted twice")
         self._counted.add(start)
-        self.runs += len(frame)
-        self.winners.update(str(w) for w in frame["winner"].tolist())
-        self.ends.update(str(e) for e in frame["end"].tolist())
+        self.runs += rows
+        self.winners.update(str(w) for w in column("winner"))
+        self.ends.update(str(e) for e in column("end"))
         for side in self.side_names:
-            self.survivors[side] += exact_sum(frame[f"survivors_{side}"].tolist())
-            self.hp_left[side] += exact_sum(frame[f"hp_left_{side}"].tolist())
-        self.duration_s += exact_sum(frame["duration_s"].tolist())
+            self.survivors[side] += exact_sum(column(f"survivors_{side}"))
+            self.hp_left[side] += exact_sum(column(f"hp_left_{side}"))
+        self.duration_s += exact_sum(column("duration_s"))
 
     def summary(
         self,
