@@ -73,6 +73,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "sim.cli.commands.new",
         "Write a commented starter scenario for RULES into FILE (or print it).",
     ),
+    "serve": CommandEntry(
+        "sim.cli.commands.serve",
+        "Open the workbench: a local web page to write, run, compare and share scenarios.",
+    ),
     "bench": CommandEntry(
         "sim.cli.commands.bench",
         "Measure combats per second, SimPy events, speed-up and memory against the targets.",
