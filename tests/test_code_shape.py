@@ -33,37 +33,6 @@ MAX_COMPLEXITY = 15
 #: ``Any`` in ``sim/rules`` must stay below this.
 MAX_ANY = 60
 
-#: Offenders on this branch whose code is being reworked on other branches (Target 10's one
-#: attack exchange, Proposition Three's exchange and fight, issue 22 item 1), by check: a file,
-#: or a function as ``path::Class.name``; ``any`` lists folders whose ``Any`` are not counted
-#: yet. The integrator empties this once those branches have landed; until then an entry that
-#: no longer offends fails :func:`test_every_awaited_offender_still_offends`, so that it leaves.
-AWAITING_OTHER_BRANCHES: dict[str, frozenset[str]] = {
-    "tuple.__new__": frozenset({"sim/rules/prop3/exchange.py"}),
-    "lines": frozenset(
-        {
-            "sim/rules/prop3/character.py::Profile.__init__",
-            "sim/rules/target10/attacks.py::attack",
-            "sim/rules/target10/combatant.py::Stats.of",
-            "sim/rules/target10/extended.py::TestPlay.run",
-            "sim/rules/target10/hybrid.py::Target10Resolution.attack",
-            "sim/rules/target10/system.py::Target10System.check",
-        }
-    ),
-    "complexity": frozenset(
-        {
-            "sim/rules/target10/attacks.py::attack",
-            "sim/rules/target10/effects.py::apply",
-            "sim/rules/target10/hybrid.py::Target10Resolution.attack",
-            "sim/rules/target10/moving.py::move",
-            "sim/rules/target10/round.py::Target10Rounds.play",
-            "sim/rules/target10/round.py::Target10Rounds._step",
-        }
-    ),
-    "any": frozenset({"sim/rules/prop3/", "sim/rules/target10/"}),
-}
-
-
 def _relative(path: Path) -> str:
     return path.relative_to(ROOT).as_posix()
 
@@ -113,9 +82,8 @@ def test_no_code_is_built_with_exec_or_eval_in_sim():
 
 
 def test_no_tuple_is_built_with_tuple_new_in_sim():
-    awaited = AWAITING_OTHER_BRANCHES["tuple.__new__"]
     found = [
-        hit for path in _modules(SIM) if _relative(path) not in awaited for hit in _tuple_new(path)
+        hit for path in _modules(SIM) for hit in _tuple_new(path)
     ]
     assert not found, "tuples built from bare positions (name the fields):\n" + "\n".join(found)
 
@@ -273,14 +241,12 @@ def _too_complex() -> dict[str, int]:
 
 
 def test_no_function_in_the_rules_is_over_60_lines():
-    awaited = AWAITING_OTHER_BRANCHES["lines"]
-    found = {name: n for name, n in _too_long().items() if name not in awaited}
+    found = _too_long()
     assert not found, f"functions over {MAX_LINES} lines (split them by the rule's steps): {found}"
 
 
 def test_no_function_in_the_rules_is_over_complexity_15():
-    awaited = AWAITING_OTHER_BRANCHES["complexity"]
-    found = {name: n for name, n in _too_complex().items() if name not in awaited}
+    found = _too_complex()
     assert not found, f"functions over complexity {MAX_COMPLEXITY}: {found}"
 
 
@@ -345,46 +311,6 @@ def _any_by_module() -> Counter[str]:
 
 
 def test_fewer_than_60_any_in_the_rules():
-    awaited = AWAITING_OTHER_BRANCHES["any"]
-    counted = {
-        name: n
-        for name, n in _any_by_module().items()
-        if n and not any(name.startswith(folder) for folder in awaited)
-    }
+    counted = {name: n for name, n in _any_by_module().items() if n}
     total = sum(counted.values())
     assert total < MAX_ANY, f"{total} Any in sim/rules (fewer than {MAX_ANY}): {counted}"
-
-
-# -- the list of awaited offenders stays honest -------------------------------------------------
-
-
-def test_every_awaited_offender_still_offends():
-    """An entry whose offence is gone leaves the list: the list never hides a new offender."""
-    tuple_new = {_relative(p) for p in _modules(SIM) if any(_tuple_new(p))}
-    offending = {
-        "tuple.__new__": tuple_new,
-        "lines": set(_too_long()),
-        "complexity": set(_too_complex()),
-        "any": {
-            folder
-            for folder in AWAITING_OTHER_BRANCHES["any"]
-            if any(n for name, n in _any_by_module().items() if name.startswith(folder))
-        },
-    }
-    stale = {
-        check: sorted(names - offending[check])
-        for check, names in AWAITING_OTHER_BRANCHES.items()
-        if names - offending[check]
-    }
-    assert not stale, f"no longer offending, take them off AWAITING_OTHER_BRANCHES: {stale}"
-
-
-def test_the_awaited_offenders_are_only_target10_and_prop3():
-    folders = ("sim/rules/target10/", "sim/rules/prop3/")
-    outside = [
-        name
-        for names in AWAITING_OTHER_BRANCHES.values()
-        for name in names
-        if not name.startswith(folders)
-    ]
-    assert not outside, f"only the branches being reworked may wait: {outside}"

@@ -39,7 +39,7 @@ class Target:
 
     ``passes`` holds when ``measured >= limit`` (``at_least``) or ``measured <= limit``.
     ``alternative``: a second limit on instructions per combat (at most) that passes the target
-    too where valgrind counted them (issue 26: "at most 600 k instructions, or at least 30%").
+    too where valgrind counted them (issue 26 sets both: a count, or a share of the plain loop).
     """
 
     key: str

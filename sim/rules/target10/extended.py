@@ -96,16 +96,14 @@ class TestPlay:
     def _best(self, side: int) -> int:
         return max(f.tv for f in self.combat.sides[side])
 
-    def run(self):
-        """Roll until the test is decided."""
+    def _turns(self) -> tuple[list, list[int]]:
+        """Who rolls in which order, and the TV each side's rolls are made against."""
         combat = self.combat
-        dice = combat.dice
-        sides = combat.sides
         if self.mode == "extended":
-            testers = [f for f in sides[0] if not f.nature]
+            testers = [f for f in combat.sides[0] if not f.nature]
         else:
-            testers = [f for side in sides for f in side if not f.nature]
-        order = turn_order([(f.tv, f.skill, f.ability) for f in testers], dice)
+            testers = [f for side in combat.sides for f in side if not f.nature]
+        order = turn_order([(f.tv, f.skill, f.ability) for f in testers], combat.dice)
         turns = [testers[i] for i in order]
         against = [self._best(1), self._best(0)]
         if combat.trace is not None:
@@ -116,6 +114,13 @@ class TestPlay:
                 tvs=[f.tv for f in turns],
                 against=against[0],
             )
+        return turns, against
+
+    def run(self):
+        """Roll until the test is decided."""
+        combat = self.combat
+        dice = combat.dice
+        turns, against = self._turns()
         wins = [0, 0]
         failures = 0
         timeout = combat.env.timeout
