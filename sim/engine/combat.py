@@ -47,19 +47,15 @@ class SimPyInternals:
       ``Timeout`` is, and pushes itself onto the queue with the key ``env.schedule`` would
       give it, without the method call;
     - :attr:`now_of` reads the clock as ``env.now`` does, with a C ``attrgetter`` instead of
-      the property's Python call (the ACS clock reads it on every attack and defense: 0.8%
-      fewer instructions per combat on the ACS duel, counted with callgrind);
+      the property's Python call (the ACS clock reads it on every attack and defense);
     - :meth:`drop_pending` empties the queue when the fight is over, so that a finished
       combat's processes are freed at once, not by the garbage collector.
 
-    Measured against plain ``env.run()`` and ``env.schedule`` (100 interleaved CPU-time rounds
-    on a shared machine, 2026-11-30, medians of the paired ratios): the public path plays 5%
-    fewer combats per second on the ACS duel, 6% on the Target 10 duel, 3% on the Proposition
-    Three duel and 3.5% on the 5-against-5 melee (2% to 9% across five such runs); the guard
-    costs nothing measurable. The engine-to-bare-loop ratios of ``combatsim bench`` are targets
-    that must not fall, so the shortcuts stay. The price: ``env._now``, ``env._queue``,
-    ``env._eid``, ``event._ok`` and ``event._value`` are read or set here and nowhere else,
-    and ``pyproject.toml`` pins ``simpy<5``.
+    It stays because it pays, against plain ``env.run()``, ``env.schedule`` and ``env.now``,
+    more than the speed policy asks on some reference duel (the rule and the measurement:
+    ``docs/architecture.md``, "Speed policy"). The price:
+    ``env._now``, ``env._queue``, ``env._eid``, ``event._ok`` and ``event._value`` are read or
+    set here and nowhere else, and ``pyproject.toml`` pins ``simpy<5``.
 
     What keeps it honest:
 
@@ -134,8 +130,7 @@ class SimPyInternals:
         it sleeps on, in reference cycles. Cut when the fight ends (each event's callbacks
         dropped, the queue emptied), they no longer keep the combat's processes and fighters
         alive until the garbage collector's next pass: all is freed as soon as the combat is
-        let go (0.9% fewer instructions per combat on the ACS duel, counted with callgrind).
-        How many were dropped is kept for :meth:`events_processed`.
+        let go. How many were dropped is kept for :meth:`events_processed`.
         """
         queue: list[Any] = env._queue
         for _, _, _, event in queue:
@@ -173,8 +168,7 @@ class CombatEnvironment(simpy.Environment):
     (a cycle only the garbage collector frees), cost more than that: this subclass's own
     ``__dict__`` holds no helper, so the walk binds nothing, and ``env.process`` is bound on
     use through SimPy's descriptor, as on any instance (the ACS clock makes its processes
-    with ``simpy.Process(env, ...)`` itself). 1.5% fewer instructions per combat on
-    the ACS duel (callgrind). Nothing private is read or set.
+    with ``simpy.Process(env, ...)`` itself). Nothing private is read or set.
     """
 
     #: Events still queued when the combat ended, dropped unprocessed

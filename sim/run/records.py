@@ -7,7 +7,8 @@ are named ``<column>_<side name>``; the names are those of :mod:`sim.scenario.co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from operator import attrgetter
 
 from sim.engine.combat import SEGMENTS_PER_SECOND, Combat
 from sim.engine.combatant import COUNTERS, Fighter
@@ -19,32 +20,16 @@ DRAW = "draw"
 __all__ = ["COMBATANT_COLUMNS", "DRAW", "HEAD", "TOTALS", "combat_columns"]
 
 
-def _adder(names: tuple[str, ...]) -> Callable[[Iterable[Fighter]], tuple[int, ...]]:
-    """A function that adds up the counters ``names`` over some fighters, in that order.
-
-    It is written out from the names once, at import, as plain attribute reads and additions
-    (the way ``dataclasses`` writes an ``__init__``): a combat's record is made once per combat,
-    and this costs about a quarter of reading the counters with ``attrgetter`` and summing them
-    with ``zip`` and ``sum`` (instructions counted on the Target 10 reference duel), so the
-    column list stays the one in :mod:`sim.scenario.columns`.
-    """
-    if not all(name.isidentifier() for name in names):
-        raise ValueError(f"counter names must be attribute names: {names}")
-    totals = [f"t{i}" for i in range(len(names))]
-    lines = [
-        "def add_up(fighters):",
-        f"    {' = '.join([*totals, '0'])}",
-        "    for f in fighters:",
-        *(f"        {t} += f.{name}" for t, name in zip(totals, names, strict=True)),
-        f"    return ({', '.join(totals)},)",
-    ]
-    namespace: dict[str, Callable[[Iterable[Fighter]], tuple[int, ...]]] = {}
-    exec("\n".join(lines), {}, namespace)
-    return namespace["add_up"]
+#: A fighter's counters of :data:`TOTALS`, as a tuple in column order.
+_counters_of = attrgetter(*TOTALS)
 
 
-#: Each of :data:`TOTALS` summed over a combat's fighters: ``_totals(combat.fighters)``.
-_totals = _adder(TOTALS)
+def counter_totals(fighters: Iterable[Fighter]) -> tuple[int, ...]:
+    """Each counter of :data:`TOTALS` summed over some fighters, in column order."""
+    rows = [_counters_of(fighter) for fighter in fighters]
+    if not rows:
+        return (0,) * len(TOTALS)
+    return tuple(map(sum, zip(*rows, strict=True)))
 
 
 def combat_record(combat: Combat, index: int, seed: int) -> tuple:
@@ -61,7 +46,7 @@ def combat_record(combat: Combat, index: int, seed: int) -> tuple:
                     hp_left += f.hp
         row.append(able)
         row.append(hp_left)
-    row.extend(_totals(combat.fighters))
+    row.extend(counter_totals(combat.fighters))
     return tuple(row)
 
 

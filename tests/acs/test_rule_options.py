@@ -13,9 +13,9 @@ from sim.engine.dice import Dice
 from sim.rules.acs.clock import AcsClock
 from sim.rules.acs.percentile import (
     PERCENTILE,
+    PercentileRules,
     defense_chance,
     excess_damage,
-    excess_damage_faces,
     maneuver_defense,
     takes_more_effect,
 )
@@ -35,13 +35,6 @@ def test_excess_damage_is_one_point_per_n_above_100():
     assert excess_damage(130, 10) == 3
     assert excess_damage(130, 7) == 4
     assert excess_damage(40, 1) == 0
-
-
-def test_the_extra_damage_table_the_attack_reads_is_excess_damage_for_every_face():
-    table = excess_damage_faces(35, 10)
-    assert len(table) == 101 and table[0] == 0
-    assert all(table[face] == excess_damage(face + 35, 10) for face in range(1, 101))
-    assert table[100] == 3 and table[74] == 0 and table[75] == 1
 
 
 def test_the_attacker_chooses_the_lower_defense_only_where_it_gains_something():
@@ -369,7 +362,7 @@ def test_a_busy_winner_whose_action_ends_on_segment_1_completes_it_as_the_free_a
     ]
 
 
-def test_percentile_stats_build_the_extra_damage_table_from_the_rule():
+def test_percentile_stats_carry_the_scenarios_rules():
     data = acs_scenario(
         [fighter("A", attack_bonus=42)],
         [fighter("B")],
@@ -378,8 +371,9 @@ def test_percentile_stats_build_the_extra_damage_table_from_the_rule():
     scenario = scenario_from_dict(data)
     model = scenario.combatants[0].stats
     stats = PERCENTILE.stats(model, scenario.options)
-    assert stats.extra_on == excess_damage_faces(42, 4)
-    assert not stats.reduction  # the excess goes to damage: the defense table is flat
+    assert stats.attack_bonus == 42
+    assert stats.rules == PercentileRules(False, "more_effect", 4, 20)
+    assert not stats.rules.reduction  # the excess goes to damage: the defense is not lowered
 
 
 def test_the_prop3_hybrid_takes_the_default_maneuver_its_defense_against_every_attack():

@@ -14,8 +14,12 @@ concentration is at most 5.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
+
+from sim.engine.distribution import Distribution, rolls
 
 SEGMENTS = 10
 MAX_CONCENTRATION = 5
@@ -57,6 +61,45 @@ def action_dice(die: ActionDie, actions: int) -> tuple[int, ...]:
     return (die.sides,) * actions
 
 
+def claim(
+    faces: Sequence[int], die: ActionDie, per_segment: int = 1
+) -> tuple[dict[int, int], list[int]]:
+    """Every die takes the segment it shows while there is room (the text's first step).
+
+    Returns:
+        The actions held by each segment, and the segments of the dice left over (the
+        duplicates), in the order rolled.
+    """
+    count: dict[int, int] = {}
+    duplicates: list[int] = []
+    for face in faces:
+        segment = die.segment(face)
+        if count.get(segment, 0) < per_segment:
+            count[segment] = count.get(segment, 0) + 1
+        else:
+            duplicates.append(segment)
+    return count, duplicates
+
+
+def slide_to(
+    count: Mapping[int, int], start: int, die: ActionDie, per_segment: int = 1
+) -> int | None:
+    """The next higher segment of the die's range with room, above ``start`` (None: none)."""
+    for candidate in range(start + 1, die.offset + die.sides + 1):
+        if count.get(candidate, 0) < per_segment:
+            return candidate
+    return None
+
+
+def open_segments(count: Mapping[int, int], die: ActionDie, per_segment: int = 1) -> list[int]:
+    """The segments of the die's range with room: where a re-rolled duplicate may land.
+
+    A duplicate is re-rolled until it shows one of these, so each is equally likely.
+    """
+    segments = range(die.first_segment, die.offset + die.sides + 1)
+    return [segment for segment in segments if count.get(segment, 0) < per_segment]
+
+
 def place_actions(
     faces: list[int],
     die: ActionDie,
@@ -66,8 +109,9 @@ def place_actions(
 ) -> tuple[list[int], list[tuple[str, int, int]]]:
     """Turn action-die faces into segments, resolving duplicates.
 
-    Every die first takes the segment it shows; then each die whose segment was already full
-    is moved, in the order rolled.
+    Every die first takes the segment it shows (:func:`claim`); then each die whose segment was
+    already full is moved, in the order rolled: slid (:func:`slide_to`), or re-rolled until it
+    lands on a segment with room (:func:`open_segments`).
 
     Args:
         faces: the faces rolled, in order.
@@ -86,34 +130,57 @@ def place_actions(
     """
     if len(faces) > die.sides * per_segment:
         raise ValueError(f"{len(faces)} actions do not fit on a d{die.sides}")
-    count: dict[int, int] = {}
-    log: list[tuple[str, int, int]] = []
-    last = die.offset + die.sides
     # Every die first claims the segment it shows; only then do the duplicates move, so a
     # duplicate slides past segments other dice rolled (the text's 3, 3, 4, 8 -> 3, 4, 5, 8).
-    duplicates_left: list[int] = []
-    for face in faces:
-        segment = die.segment(face)
-        if count.get(segment, 0) < per_segment:
-            count[segment] = count.get(segment, 0) + 1
+    count, waiting = claim(faces, die, per_segment)
+    log: list[tuple[str, int, int]] = []
+    for start in waiting:
+        moved = slide_to(count, start, die, per_segment) if duplicates == "slide" else None
+        if moved is not None:
+            log.append(("slide", start, moved))
         else:
-            duplicates_left.append(segment)
-    for start in duplicates_left:
-        moved = None
-        if duplicates == "slide":
-            for candidate in range(start + 1, last + 1):
-                if count.get(candidate, 0) < per_segment:
-                    moved = candidate
-                    log.append(("slide", start, moved))
-                    break
-        while moved is None:
-            candidate = die.segment(roll(die.sides))
-            if count.get(candidate, 0) < per_segment:
-                moved = candidate
-                log.append(("reroll", start, moved))
+            moved = die.segment(roll(die.sides))
+            while count.get(moved, 0) >= per_segment:
+                moved = die.segment(roll(die.sides))
+            log.append(("reroll", start, moved))
         count[moved] = count.get(moved, 0) + 1
-    segments = sorted(s for s, c in count.items() for _ in range(c))
-    return segments, log
+    return _sorted_segments(count), log
+
+
+def _sorted_segments(count: Mapping[int, int]) -> list[int]:
+    """The segments of the actions placed, sorted (a segment twice if it holds two)."""
+    return sorted(segment for segment, held in count.items() for _ in range(held))
+
+
+def segments_law(
+    die: ActionDie, actions: int, duplicates: str = "slide", per_segment: int = 1
+) -> Distribution[tuple[int, ...]]:
+    """The exact law of a combatant's segments in a second (sorted), as :func:`place_actions`.
+
+    Every face of its ``actions`` dice goes through :func:`claim`; each duplicate in turn
+    through :func:`slide_to`, or, re-rolled, to each of :func:`open_segments` alike.
+
+    Raises:
+        ValueError: more actions than the die's segments can hold.
+    """
+    if actions > die.sides * per_segment:
+        raise ValueError(f"{actions} actions do not fit on a d{die.sides}")
+
+    def placed(faces: tuple[int, ...]) -> Distribution[tuple[int, ...]]:
+        count, waiting = claim(faces, die, per_segment)
+        law = Distribution.certain(tuple(_sorted_segments(count)))
+        for start in waiting:
+            law = law.bind(partial(landed, start))
+        return law
+
+    def landed(start: int, taken: tuple[int, ...]) -> Distribution[tuple[int, ...]]:
+        """Where the duplicate from ``start`` lands, the segments ``taken`` already placed."""
+        count = Counter(taken)
+        slid = slide_to(count, start, die, per_segment) if duplicates == "slide" else None
+        landings = [slid] if slid is not None else open_segments(count, die, per_segment)
+        return Distribution.uniform(tuple(sorted((*taken, landing))) for landing in landings)
+
+    return rolls(*action_dice(die, actions)).bind(placed)
 
 
 def roll_action_segments(

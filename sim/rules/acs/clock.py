@@ -28,12 +28,13 @@ from weakref import ref
 from simpy import Interrupt, Process
 from simpy.events import NORMAL, Event
 
-# Perf (issue 11): the clock's time is read as now_of(env), env.now without the property call.
+# now_of(env) is env.now, read through the engine's one SimPy adapter.
 from sim.engine.combat import FIRST_RULE_PRIORITY, SEGMENTS_PER_SECOND, Combat, WakeUp, now_of
 from sim.engine.space import distance
 from sim.engine.tactics import pick_target
 from sim.rules.acs.action_dice import SEGMENTS, roll_action_segments
-from sim.rules.acs.ambition import AMBITION_DIE, ambition_order
+from sim.rules.acs.ambition import AMBITION_DIE, ambition_bonus, ambition_order
+from sim.rules.acs.defenses import costs_action, lost_action
 from sim.rules.acs.fighter import AcsFighter
 from sim.rules.acs.movement import engage, in_reach
 from sim.rules.acs.resolution import DEFAULTS, StateT, StatsT
@@ -74,7 +75,9 @@ class AcsClock(Generic[StatsT, StateT]):
         self.env = combat.env
         self.dice = combat.dice
         self.options = options
-        #: The same merged options, under the name the hybrids read them by.
+        #: The same merged options, under the name the hybrids read them by. ``Any``: the
+        #: merged model is made at run time from the resolution's own (``AcsOptions_<name>``),
+        #: so no static type names the resolution's fields it holds.
         self.resolution_options: Any = options
         self.resolution = resolution
         self.second = 0
@@ -116,7 +119,7 @@ class AcsClock(Generic[StatsT, StateT]):
 
     # -- seconds ---------------------------------------------------------------------------------
 
-    def _seconds(self) -> Generator[Event, Any, None]:
+    def _seconds(self) -> Generator[Event, object, None]:
         # Combatants with nothing left to do this second wait on this process's own timeout:
         # it was yielded here first, so SimPy resumes this process (which rolls the new second)
         # before any of them.
@@ -135,85 +138,81 @@ class AcsClock(Generic[StatsT, StateT]):
 
     def _begin_second(self, t0: int) -> None:
         """Roll ambition and action dice for everyone still in the fight (ACS: all at once)."""
-        dice = self.dice
-        roll = dice.roll
         combat = self.combat
-        bonus = self._prepared_bonus
-        self.marked = False
-        able: list[AcsFighter[StatsT, StateT]] = []
-        totals: list[int] = []
-        for f in combat.fighters:
-            if f.out is None:
-                able.append(f)
-                # Prepared ambition: an attack readied last second, or one still under way, is
-                # ready and aimed at its target as this second starts.
-                ready = f.prepared or (f.busy_end >= 0 and _aimed(f.pending))
-                totals.append(roll(AMBITION_DIE) + f.ambition_bonus + (bonus if ready else 0))
-        keys = [f.ambition_bonus for f in able] if self._bonus_ties else None
-        order, rolloffs = ambition_order(totals, dice, keys)
+        roll = self.dice.roll
+        able = [f for f in combat.fighters if f.out is None]
+        # Prepared ambition: an attack readied last second, or one still under way, is ready
+        # and aimed at its target as this second starts.
+        ready = [f.prepared or (f.busy_end >= 0 and _aimed(f.pending)) for f in able]
+        bonuses = [
+            ambition_bonus(f.timing.ambition_bonus, r, self._prepared_bonus)
+            for f, r in zip(able, ready, strict=True)
+        ]
+        totals = [roll(AMBITION_DIE) + bonus for bonus in bonuses]
+        keys = [f.timing.ambition_bonus for f in able] if self._bonus_ties else None
+        order, rolloffs = ambition_order(totals, self.dice, keys)
         for rank, position in enumerate(order):
             able[position].rank = rank
         winner = able[order[0]]
-        free_action = self._free_action
-        duplicates = self._duplicates
-        tracing = combat.trace is not None
         for position, fighter in enumerate(able):
+            timing = fighter.timing
             segments, faces, moves = roll_action_segments(
-                fighter.die, fighter.action_dice, roll, duplicates, fighter.per_segment
+                timing.die, timing.action_dice, roll, self._duplicates, timing.per_segment
             )
-            busy_end = fighter.busy_end
-            if tracing:
-                ready = fighter.prepared or (busy_end >= 0 and _aimed(fighter.pending))
-            hasten = fighter is winner and free_action and busy_end >= 0
-            if hasten:
-                # RULINGS part A: a winner in the middle of a multi-segment action spends its
-                # free action on it: one segment of it is done before anyone acts on segment 1.
-                busy_end -= 1
-                fighter.busy_end = busy_end
-            if busy_end >= 0:
-                # Slots inside a multi-segment action still under way are spent on it.
-                segments = [s for s in segments if t0 + s - 1 > busy_end]
-            fighter.prepared = False
-            fighter.plan = segments
-            fighter.t0 = t0
-            if fighter is winner:
-                fighter.winner = True
-                # With no action under way the free action is a new one; with one under way
-                # whose last segment was segment 1, the free action completes it.
-                fighter.free = free_action and busy_end < t0
-            else:
-                fighter.winner = fighter.free = False
-            fighter.version += 1
-            if tracing:
+            hasten = self._plan(fighter, fighter is winner, segments, t0)
+            if combat.trace is not None:
                 total = totals[position]
                 combat.emit(
                     "ambition",
                     fighter,
                     second=self.second + 1,
-                    roll=total - fighter.ambition_bonus - (bonus if ready else 0),
-                    bonus=fighter.ambition_bonus,
-                    prepared=ready,
+                    roll=total - bonuses[position],
+                    bonus=timing.ambition_bonus,
+                    prepared=ready[position],
                     total=total,
                     rolloffs=list(rolloffs[position]),
                     rank=fighter.rank + 1,
                     winner=fighter is winner,
                     faces=faces,
                     moves=moves,
-                    segments=list(segments),
+                    segments=list(fighter.plan),
                 )
                 if hasten:
-                    combat.emit("hasten", fighter, completes=busy_end < t0)
+                    combat.emit("hasten", fighter, completes=fighter.busy_end < t0)
+
+    def _plan(
+        self, fighter: AcsFighter[StatsT, StateT], won: bool, segments: list[int], t0: int
+    ) -> bool:
+        """Give a fighter its segments of the second starting at ``t0``; True if it hastens.
+
+        RULINGS part A: a winner in the middle of a multi-segment action spends its free
+        action on it (it hastens): one segment of it is done before anyone acts on segment 1.
+        """
+        busy_end = fighter.busy_end
+        hasten = won and self._free_action and busy_end >= 0
+        if hasten:
+            busy_end -= 1
+            fighter.busy_end = busy_end
+        if busy_end >= 0:
+            # Slots inside a multi-segment action still under way are spent on it.
+            segments = [s for s in segments if t0 + s - 1 > busy_end]
+        fighter.prepared = False
+        fighter.plan = segments
+        fighter.t0 = t0
+        fighter.winner = won
+        # With no action under way the free action is a new one; with one under way whose
+        # last segment was segment 1, the free action completes it.
+        fighter.free = won and self._free_action and busy_end < t0
+        fighter.version += 1
+        return hasten
 
     # -- combatants ------------------------------------------------------------------------------
 
-    def _fighter(self, me: AcsFighter[StatsT, StateT]) -> Generator[Event, Any, None]:
+    def _fighter(self, me: AcsFighter[StatsT, StateT]) -> Generator[Event, object, None]:
         """A combatant's process: sleep until its next action, act, repeat."""
         env = self.env
         combat = self.combat
         wake_up = WakeUp
-        # A one-segment attack that never readies and has no named actions: every action it
-        # takes, the free action included, is an attack (what _act would choose).
-        plain = not me.ready_last and me.attack_segments == 1 and not me.specials
         while True:
             if me.out is not None or combat.end_reason is not None:
                 return
@@ -235,11 +234,7 @@ class AcsClock(Generic[StatsT, StateT]):
                 # ahead of every rank-ordered wake-up at this time; and only the winner acts
                 # before those), so it is taken at once.
                 me.free = False
-                if plain:
-                    me.actions_taken += 1
-                    self.attack_now(me, True)
-                else:
-                    self._act(me, True)
+                self._act(me, True)
                 continue
             elif me.plan:
                 wake = wake_up(env, me.t0 + me.plan[0] - 1, RANK_PRIORITY + me.rank)
@@ -260,11 +255,7 @@ class AcsClock(Generic[StatsT, StateT]):
                 continue  # a defense moved this action to a later segment
             if not completes:
                 del me.plan[0]
-                if plain:
-                    me.actions_taken += 1
-                    self.attack_now(me)
-                else:
-                    self._act(me, False)
+                self._act(me, False)
             else:
                 me.busy_end = -1
                 if me.pending is None:
@@ -289,14 +280,15 @@ class AcsClock(Generic[StatsT, StateT]):
         else the plain attack.
         """
         me.actions_taken += 1
-        if me.ready_last and not free and not me.plan:
+        timing = me.timing
+        if timing.ready_last_action and not free and not me.plan:
             me.prepared = True
             combat = self.combat
             if combat.trace is not None:
                 combat.emit("ready", me, segment=self.segment_now(me), free=free)
             return
-        special = choose_action(self, me) if me.specials else None
-        segments = me.attack_segments if special is None else special.segments
+        special = choose_action(self, me) if timing.specials else None
+        segments = timing.attack_segments if special is None else special.segments
         if segments > 1:
             if special is None and self._spatial:
                 target = self.target_of(me)
@@ -332,15 +324,13 @@ class AcsClock(Generic[StatsT, StateT]):
     def target_of(self, me: AcsFighter[StatsT, StateT]) -> AcsFighter[StatsT, StateT] | None:
         """Whom ``me`` attacks now, by its target tactics (None when no enemy is left)."""
         target = me.target
-        if target is not None and target.out is None and not me.each_action:
+        each_action = me.timing.each_action
+        if target is not None and target.out is None and not each_action:
             return target  # what pick_target keeps, without listing everyone
-        # pick_target is typed for plain fighters (lists of them in, one of them out): seen as
-        # a combat of any fighters, ours go in, and the one chosen is one of ours.
-        combat: Combat[Any] = self.combat
-        chosen: Any = pick_target(
-            me, combat.enemies(me), combat.allies(me), combat.dice, me.choose, me.each_action
+        combat = self.combat
+        return pick_target(
+            me, combat.enemies(me), combat.allies(me), combat.dice, me.timing.choose, each_action
         )
-        return chosen
 
     def attack_now(
         self,
@@ -354,7 +344,7 @@ class AcsClock(Generic[StatsT, StateT]):
         ``name`` is that of the named action it belongs to, if any (for the replay).
         """
         target = me.target
-        if target is None or target.out is not None or me.each_action:
+        if target is None or target.out is not None or me.timing.each_action:
             target = self.target_of(me)
             if target is None:
                 return
@@ -392,14 +382,15 @@ class AcsClock(Generic[StatsT, StateT]):
         """Whether ``target`` has a defensive action left in this segment and wants to use it."""
         if target.out is not None:
             return False
-        defend = target.defend
+        timing = target.timing
+        defend = timing.defend
         if defend == "never":
             return False
         # Defensive actions used count in the segment of the last one (``def_t``) only: most
         # attacks meet a defender that has not defended yet in this segment.
         if (
             target.def_t == now_of(self.env)
-            and target.def_used >= target.actions + (self._extra_defense if target.winner else 0)
+            and target.def_used >= timing.actions + (self._extra_defense if target.winner else 0)
             and target.guarded != self.second
         ):
             return False
@@ -422,38 +413,8 @@ class AcsClock(Generic[StatsT, StateT]):
         if target.out is not None:
             return
         segment = now - target.t0 + 1
-        plan = target.plan
-        if plan and plan[0] == segment and self._costs_action:
-            plan.pop(0)
-            target.version += 1
-            moved_to = None
-            maneuvered = False
-            mode = self._lost_action
-            if mode != "drop":
-                # The next segment of the second with no action planned (those already acted
-                # on are all at or before this one).
-                for candidate in range(segment + 1, SEGMENTS + 1):
-                    if candidate not in plan:
-                        moved_to = candidate
-                        break
-            if moved_to is None:
-                target.actions_lost += 1
-            elif mode == "defensive_maneuver" and target.maneuver != self.second:
-                # "or by a defensive maneuver that requires a free action remaining in the
-                # second": taken at once; a fighter already maneuvering slides it instead.
-                target.maneuver = self.second
-                self.marked = True
-                target.actions_taken += 1
-                maneuvered = True
-                self._maneuver(self, target)
-                if self.combat.trace is not None:
-                    self.combat.emit("maneuver", target, segment=segment)
-            else:
-                plan.append(moved_to)
-                plan.sort()
-                target.actions_moved += 1
-            if self.combat.trace is not None and not maneuvered:
-                self.combat.emit("action_lost", target, segment=segment, moved_to=moved_to)
+        if costs_action(target.plan, segment, self._costs_action):
+            self._lose_action(target, segment)
         if target.busy_end >= 0 and self._disruption:
             target.busy_end = -1
             target.pending = None
@@ -463,6 +424,31 @@ class AcsClock(Generic[StatsT, StateT]):
             process = target.proc()
             assert process is not None, "a fighter's process lives while it is in the fight"
             process.interrupt("disrupted")
+
+    def _lose_action(self, target: AcsFighter[StatsT, StateT], segment: int) -> None:
+        """A defense cost ``target`` its action on ``segment``: it slides, maneuvers or is gone."""
+        plan = target.plan
+        plan.pop(0)
+        target.version += 1
+        lost = lost_action(plan, segment, self._lost_action, target.maneuver == self.second)
+        combat = self.combat
+        if lost.maneuver:
+            # "or by a defensive maneuver that requires a free action remaining in the second":
+            # taken at once.
+            target.maneuver = self.second
+            target.actions_taken += 1
+            self._maneuver(self, target)
+            if combat.trace is not None:
+                combat.emit("maneuver", target, segment=segment)
+            return
+        if lost.moved_to is None:
+            target.actions_lost += 1
+        else:
+            plan.append(lost.moved_to)
+            plan.sort()
+            target.actions_moved += 1
+        if combat.trace is not None:
+            combat.emit("action_lost", target, segment=segment, moved_to=lost.moved_to)
 
 
 def _aimed(special: Special | None) -> bool:

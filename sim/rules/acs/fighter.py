@@ -1,10 +1,11 @@
 """A combatant on the ACS clock: its timing stats, this second's plan, its named actions.
 
-:class:`Timing` is the hot-path copy of the ACS stat block (``models.AcsTiming``) and tactics,
-read once per scenario; :class:`AcsFighter` is one combatant in one combat, with the state the
-clock (:mod:`sim.rules.acs.clock`) keeps of it: its action segments this second, a multi-segment
-action under way, its defensive actions used, its defensive maneuver, the modifiers of named
-actions (:mod:`sim.rules.acs.spells`), and the resolution's stats and state.
+:class:`Timing` is the ACS stat block (``models.AcsTiming``) and tactics as one frozen value,
+read once per scenario; :class:`AcsFighter` is one combatant in one combat: its ``timing`` (the
+same value in every combat), and the state the clock (:mod:`sim.rules.acs.clock`) keeps of it:
+its action segments this second, a multi-segment action under way, its defensive actions used,
+its defensive maneuver, the modifiers of named actions (:mod:`sim.rules.acs.spells`), and the
+resolution's stats and state.
 """
 
 from __future__ import annotations
@@ -28,15 +29,19 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """The hot-path copy of a combatant's ACS timing stats and tactics."""
+    """A combatant's ACS timing stats and tactics, as the clock reads them."""
 
     actions: int
     ambition_bonus: int
     giant: bool
     attack_segments: int
+    #: How many of its actions one segment may hold (2 with simultaneous actions).
     per_segment: int
+    #: Whether it starts the fight with an attack ready and aimed (prepared ambition).
     prepared: bool
-    target: str
+    #: Its target choice (:data:`~sim.engine.tactics.TARGETS`), and whether it chooses again
+    #: before every attack.
+    choose: TargetChoice
     each_action: bool
     defend: str
     ready_last_action: bool
@@ -71,7 +76,7 @@ class Timing:
             attack_segments=model.attack_segments,
             per_segment=2 if shares else 1,
             prepared=model.prepared,
-            target=tactics.target,
+            choose=TARGETS[tactics.target],
             each_action=tactics.retarget == "each_action",
             defend=tactics.defend,
             ready_last_action=tactics.ready_last_action,
@@ -94,47 +99,33 @@ class Timing:
 class AcsFighter(Fighter, Generic[StatsT, StateT]):
     """A combatant on the ACS clock: timing stats, this second's plan, its resolution's data.
 
-    ``stats`` are the resolution's hot-path numbers (:meth:`Resolution.stats`); ``state`` is what
-    the resolution keeps of it during one combat, set by the resolution's ``begin``.
+    ``timing`` is its stat block's :class:`Timing`; ``stats`` are the resolution's numbers
+    (:meth:`Resolution.stats`); ``state`` is what the resolution keeps of it during one combat,
+    set by the resolution's ``begin``.
     """
 
     __slots__ = (
-        "action_dice",
-        "actions",
-        "ambition_bonus",
-        "attack_segments",
         "boost_attack",
         "boost_defense",
         "boost_second",
         "busy_end",
-        "choose",
-        "closes",
         "def_t",
         "def_used",
-        "defend",
-        "die",
-        "each_action",
-        "flee_below",
         "free",
-        "giant",
         "guarded",
         "home",
-        "keep",
         "maneuver",
         "moving",
         "pending",
-        "per_segment",
         "plan",
         "prepared",
         "proc",
         "rank",
         "reach",
-        "ready_last",
-        "shoots",
-        "specials",
         "state",
         "stats",
         "t0",
+        "timing",
         "uses_left",
         "version",
         "winner",
@@ -162,41 +153,33 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
     ) -> None:
         super().__init__(name, side, index, hp)
         self.pos = pos
+        self.timing = timing
+        self.stats: StatsT = stats
         #: Its melee reach, in the resolution's unit (:mod:`sim.rules.acs.movement`).
         self.reach = reach
-        self.closes = timing.closes
-        self.shoots = timing.shoots
-        self.keep = timing.keep
-        self.flee_below = timing.flee_below
         self.home = home_side(side)
         #: How it moved on its last action (a movement of :mod:`~sim.rules.acs.movement`, or
         #: None): a resolution reads it (a Target 10 fleer is hit automatically).
         self.moving: str | None = None
-        self.actions: int = timing.actions
-        self.ambition_bonus: int = timing.ambition_bonus
-        self.giant: bool = timing.giant
-        self.die: ActionDie = timing.die
-        self.action_dice = timing.action_dice
-        self.attack_segments: int = timing.attack_segments
-        self.per_segment = timing.per_segment
-        self.choose: TargetChoice = TARGETS[timing.target]
-        self.each_action = timing.each_action
-        self.defend: str = timing.defend
-        self.ready_last: bool = timing.ready_last_action
+        #: An attack ready and aimed for the next second's ambition (prepared ambition).
         self.prepared: bool = timing.prepared
-        self.stats: StatsT = stats
+        #: Its action segments left this second (1..10, sorted) and the time of the second's
+        #: segment 1.
         self.plan: list[int] = []
         self.t0: int = 0
+        #: Its place in this second's ambition order (0 first); whether it won ambition, and
+        #: whether the winner's free action is still to be taken.
         self.rank = 0
-        self.free = False
         self.winner = False
+        self.free = False
+        #: The time the multi-segment action under way completes (-1: none under way).
         self.busy_end: int = -1
         #: The segment (its simulation time) of its last defense roll, and the defensive
         #: actions it used in that segment.
         self.def_t: int = -1
         self.def_used = 0
+        #: Bumped whenever its plan changes under a sleeping process (a lost or moved action).
         self.version = 0
-        self.specials = timing.specials
         #: Completions left of each named action this fight (the same empty list when none).
         self.uses_left: list[int] = list(timing.uses) if timing.specials else _NO_USES
         #: The named action under way (None: the plain attack, or nothing under way).
@@ -209,6 +192,11 @@ class AcsFighter(Fighter, Generic[StatsT, StateT]):
         self.boost_second = -1
         self.boost_attack = 0
         self.boost_defense = 0
+
+    @property
+    def actions(self) -> int:
+        """Its actions per second (what a resolution spreads a movement over)."""
+        return self.timing.actions
 
 
 #: The uses of a fighter with no named actions (never changed).

@@ -6,7 +6,7 @@ Every field here is a named rule option or stat with a default, documented in
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, field_validator
 
@@ -58,7 +58,7 @@ class AcsClockOptions(Strict):
 
     @field_validator("lost_action", mode="before")
     @classmethod
-    def _lost_action_gone(cls, value: Any) -> Any:
+    def _lost_action_gone(cls, value: object) -> object:
         """``gone``, this option's earlier name for ``drop``, still reads as ``drop``."""
         return "drop" if value == "gone" else value
 

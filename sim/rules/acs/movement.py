@@ -63,21 +63,23 @@ def engage(
     attacks ``target`` now (in reach, or in range of a shot).
     """
     space = clock.space
-    if me.flee_below and me.hp <= me.flee_below:
+    tactics = me.timing
+    if tactics.flee_below and me.hp <= tactics.flee_below:
         flee(clock, me)
         return True
     me.moving = None
     gap = distance(me, target)
-    if gap <= me.reach and not (me.keep and gap < me.keep and me.shoots):
+    keep = tactics.keep
+    if gap <= me.reach and not (keep and gap < keep and tactics.shoots):
         return False
-    reach = space.shot_range(clock, me) if me.shoots else 0.0
+    reach = space.shot_range(clock, me) if tactics.shoots else 0.0
     if gap <= reach:
-        if me.keep and gap < me.keep and _back_off(clock, me, target):
+        if keep and gap < keep and _back_off(clock, me, target):
             return True
         return space.ready_shot(clock, me, target)
     if gap <= me.reach:
         return False
-    step = space.step(clock, me, CLOSE) if me.closes else 0.0
+    step = space.step(clock, me, CLOSE) if tactics.closes else 0.0
     if step <= 0:
         if clock.combat.trace is not None:
             clock.combat.emit("hold", me, target, distance=gap, unit=space.distance_unit)
@@ -96,7 +98,7 @@ def in_reach(
     gap = distance(me, target)
     if gap <= me.reach:
         return True
-    return me.shoots and gap <= clock.space.shot_range(clock, me)
+    return me.timing.shoots and gap <= clock.space.shot_range(clock, me)
 
 
 def flee(clock: AcsClock[StatsT, StateT], me: AcsFighter[StatsT, StateT]) -> None:

@@ -10,18 +10,20 @@ points; at 0 the combatant is out. A defensive maneuver (``lost_action: defensiv
 adds ``maneuver_bonus`` to the defense chance for the rest of the second; a named action's
 modifier (:mod:`sim.rules.acs.spells`) adds to attack totals and defense chances.
 
-The hot path reads tables built from the rule functions once per scenario; in a second where a
-maneuver or a modifier was taken (``AcsClock.marked``) it calls the same functions directly.
+One attack is :func:`resolve`, a pure function: the attacker's and the defender's stats, the
+:class:`Situation` of the moment and the combat's dice in, a :class:`PercentileOutcome` out; the
+resolution (:class:`Percentile`) only applies it to the fight. :func:`distribution` is the exact
+law of what an attack does, from the same functions over every face of every die.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import cache
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
-from sim.engine.dice import DiceExpr
+from sim.engine.dice import Dice, DiceExpr
+from sim.engine.distribution import Distribution, rolls
 from sim.rules.acs.models import PercentileCombatant, PercentileOptions
 from sim.rules.acs.movement import per_action
 from sim.rules.acs.narration import PERCENTILE_NARRATION
@@ -77,102 +79,248 @@ def defends(roll: int, chance: int) -> bool:
     return roll <= chance
 
 
-@cache
-def hitting_faces(attack_bonus: int, to_hit: int) -> tuple[bool, ...]:
-    """For each face of the d100 (index 1..100; 0 is never rolled), whether it hits.
+class PercentileRules(NamedTuple):
+    """The percentile options an attack reads (:class:`~sim.rules.acs.models.PercentileOptions`)."""
 
-    :func:`hits` evaluated once per face: the attack looks its roll up here instead of calling
-    it on every attack (the hot path), and :func:`hit_chance` counts the same table.
-    """
-    return (False, *(hits(face + attack_bonus, to_hit) for face in range(1, D100 + 1)))
+    #: ``defense_reduction`` (and the excess not spent on ``more_effect``): the attacker's total
+    #: above 100 lowers the defense chance.
+    reduction: bool
+    #: ``excess_over_100``.
+    excess_mode: str
+    #: ``excess_per_damage``.
+    per_damage: int
+    #: ``maneuver_bonus``.
+    maneuver_bonus: int
 
-
-@cache
-def defense_chances(defense: int, reduction: bool = True) -> tuple[int, ...]:
-    """For each attack total from 0 up, the defender's chance: :func:`defense_chance` tabulated.
-
-    The table runs to the total that leaves no chance under ``reduction`` (100 + defense): an
-    attack reads its total here, and calls :func:`defense_chance` itself for a total beyond it.
-    """
-    last = D100 + max(defense, 0)
-    return tuple(defense_chance(defense, total, reduction) for total in range(last + 1))
-
-
-@cache
-def defending_rolls(chance: int) -> tuple[bool, ...]:
-    """For each face of the d100 defense roll (index 1..100; 0 is never rolled), whether it holds.
-
-    :func:`defends` evaluated once per face, as :func:`hitting_faces` does for the attack roll.
-    The tables are pure and small: each is built once per process (``functools.cache``), not
-    once per chunk for every fighter (a few thousand calls of :func:`defends` each time).
-    """
-    return (False, *(defends(face, chance) for face in range(1, D100 + 1)))
-
-
-@cache
-def excess_damage_faces(attack_bonus: int, per: int) -> tuple[int, ...]:
-    """For each face of the d100 (index 1..100), :func:`excess_damage` of its total.
-
-    Built once per process, as the other tables are.
-    """
-    return (0, *(excess_damage(face + attack_bonus, per) for face in range(1, D100 + 1)))
-
-
-def hit_chance(attack_bonus: int, to_hit: int) -> Fraction:
-    """Exact chance that an attack hits: the faces of :func:`hitting_faces` that hit."""
-    return Fraction(sum(hitting_faces(attack_bonus, to_hit)), D100)
-
-
-def defended_chance(
-    attack_bonus: int, to_hit: int, defense: int, reduction: bool = True
-) -> Fraction:
-    """Exact chance that an attack hits and a defender able to defend then defends.
-
-    Built from the functions an attack calls (:func:`hits`, :func:`defense_chance`,
-    :func:`defends`) over every face of both d100 rolls.
-    """
-    total = Fraction(0)
-    hit_on = hitting_faces(attack_bonus, to_hit)
-    for face in range(1, D100 + 1):
-        attack_total = face + attack_bonus
-        if hit_on[face]:
-            chance = defense_chance(defense, attack_total, reduction)
-            held = sum(1 for roll in range(1, D100 + 1) if defends(roll, chance))
-            total += Fraction(held, D100 * D100)
-    return total
+    @classmethod
+    def of(cls, options: PercentileOptions) -> PercentileRules:
+        """Read the validated options."""
+        mode = options.excess_over_100
+        return cls(
+            reduction=options.defense_reduction and mode != "more_effect",
+            excess_mode=mode,
+            per_damage=options.excess_per_damage,
+            maneuver_bonus=options.maneuver_bonus,
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class PercentileStats:
-    """The hot-path copy of a percentile combatant's stats (and of the option it reads)."""
+    """A percentile combatant's stats, and the scenario's rules (the same in every combatant's)."""
 
     to_hit: int
     attack_bonus: int
     defense: int
     damage: DiceExpr
-    #: ``defense_reduction`` (and the excess not spent on ``more_effect``): the attacker's
-    #: total above 100 lowers the defense chance.
-    reduction: bool
-    #: ``excess_over_100``, and whether it can ever add damage (not ``lower_defense``).
-    excess_mode: str
-    more_effect: bool
-    #: ``excess_per_damage``.
-    per_damage: int
-    #: The extra damage of each d100 face's total (:func:`excess_damage_faces`).
-    extra_on: tuple[int, ...]
-    #: ``maneuver_bonus``.
-    maneuver_bonus: int
-    #: Whether each d100 face hits (:func:`hitting_faces`).
-    hit_on: tuple[bool, ...]
+    rules: PercentileRules
     #: Melee reach, range of a ranged attack (0: none) and paces moved in a second.
     reach: float
     range: float
     speed: float
-    #: Defending: the chance left by each attack total (:func:`defense_chances`).
-    chance_by_total: tuple[int, ...]
-    #: Defending: for each chance from 0 to ``defense``, whether each d100 face holds
-    #: (:func:`defending_rolls`).
-    held_on: tuple[tuple[bool, ...], ...]
+
+
+class Situation(NamedTuple):
+    """What the moment adds to an attack: whether the target may defend, modifiers, a maneuver.
+
+    ``can_defend`` is the clock's (a defensive action left and the will to use it); the rest is
+    this second's: modifiers of named actions (:mod:`sim.rules.acs.spells`) on the attacker's
+    total and the defender's chance, and whether the defender is on a defensive maneuver.
+    """
+
+    can_defend: bool
+    attack_boost: int = 0
+    defense_boost: int = 0
+    maneuver: bool = False
+
+
+#: The situations of a second with no modifier and no maneuver, by ``can_defend``: built once.
+PLAIN = (Situation(can_defend=False), Situation(can_defend=True))
+
+
+class Strike(NamedTuple):
+    """What an attack total is to the rules (:func:`strike`), what the rest of the attack reads."""
+
+    total: int
+    hit: bool
+    #: The defender's chance against this total (0 when it cannot defend, or on a miss).
+    chance: int
+    #: The damage the excess over 100 adds if the attack goes through (``more_effect``).
+    extra: int
+
+
+class PercentileOutcome(NamedTuple):
+    """What one percentile attack did, with its dice (what the clock and the replay apply)."""
+
+    #: The attack's d100 face and its total (with the attack bonus and any modifier).
+    roll: int
+    total: int
+    hit: bool
+    #: The defender's d100 face (0: no defense rolled) and the chance it was rolled against.
+    defense_roll: int
+    chance: int
+    defended: bool
+    #: Hit points the target loses (0 on a miss or a defense).
+    damage: int
+
+    @property
+    def defense_rolled(self) -> bool:
+        """Whether the defender rolled a defense (it spent a defensive action: the clock's)."""
+        return self.defense_roll > 0
+
+    @property
+    def result(self) -> PercentileResult:
+        """What the attack did, without its dice (the outcomes of :func:`distribution`)."""
+        return PercentileResult(self.hit, self.defense_rolled, self.defended, self.damage)
+
+
+class PercentileResult(NamedTuple):
+    """What an attack does to the fight, whatever the faces: what the exact engine sums over."""
+
+    hit: bool
+    defense_rolled: bool
+    defended: bool
+    damage: int
+
+
+#: The result of an attack that misses.
+MISS = PercentileResult(hit=False, defense_rolled=False, defended=False, damage=0)
+#: The result of a hit that the defender's roll turned aside.
+DEFENDED = PercentileResult(hit=True, defense_rolled=True, defended=True, damage=0)
+
+
+def strike(
+    to_hit: int, defense: int, situation: Situation, rules: PercentileRules, total: int
+) -> Strike:
+    """An attack total against a defender's ``defense``: whether it hits, and what it leaves.
+
+    The defender's chance is its defense with this second's modifier and maneuver
+    (:func:`maneuver_defense`), lowered by the total above 100 (:func:`defense_chance`); the
+    extra damage is :func:`excess_damage` when :func:`takes_more_effect`.
+    """
+    if not hits(total, to_hit):
+        return Strike(total, hit=False, chance=0, extra=0)
+    can_defend = situation.can_defend
+    chance = 0
+    if can_defend:
+        boosted = defense + situation.defense_boost
+        if situation.maneuver:
+            boosted = maneuver_defense(boosted, rules.maneuver_bonus)
+        chance = defense_chance(boosted, total, rules.reduction)
+    extra = 0
+    if takes_more_effect(rules.excess_mode, rules.reduction, can_defend, defense):
+        extra = excess_damage(total, rules.per_damage)
+    return Strike(total, hit=True, chance=chance, extra=extra)
+
+
+#: How many :func:`strikes` tables a process keeps (about 8 kB each): a duel uses a handful, a
+#: sweep of many stat values would otherwise keep one per value for the life of a worker.
+STRIKE_TABLES = 1024
+
+
+@lru_cache(maxsize=STRIKE_TABLES)
+def strikes(
+    to_hit: int, attack_bonus: int, defense: int, situation: Situation, rules: PercentileRules
+) -> tuple[Strike, ...]:
+    """:func:`strike` for each face of the attack d100, in order (face ``f`` at ``f - 1``).
+
+    The total of a face adds the attack bonus and this second's modifier. This is the table
+    :func:`resolve` reads and :func:`distribution` sums over, built once per distinct input
+    (the inputs are plain values) and kept for the next attack with the same ones.
+    """
+    offset = attack_bonus + situation.attack_boost
+    return tuple(
+        strike(to_hit, defense, situation, rules, face + offset) for face in range(1, D100 + 1)
+    )
+
+
+def wound(rolled: int, extra: int) -> int:
+    """Hit points a hit takes: its damage roll plus the extra of the excess (never below 0)."""
+    amount = rolled + extra
+    return amount if amount > 0 else 0
+
+
+def resolve(
+    attacker: PercentileStats, defender: PercentileStats, situation: Situation, dice: Dice
+) -> PercentileOutcome:
+    """One percentile attack: the attack d100, then a defense d100, then the damage dice.
+
+    A die is rolled only when the rules call for it (the defense roll after a hit on a target
+    that may defend, the damage after a hit not defended), in that order on the combat's stream.
+    """
+    roll = dice.roll(D100)
+    struck = strikes(
+        attacker.to_hit, attacker.attack_bonus, defender.defense, situation, attacker.rules
+    )[roll - 1]
+    total = struck.total
+    if not struck.hit:
+        return PercentileOutcome(
+            roll, total, hit=False, defense_roll=0, chance=0, defended=False, damage=0
+        )
+    chance = struck.chance
+    defense_roll = 0
+    if situation.can_defend:
+        defense_roll = dice.roll(D100)
+        if defends(defense_roll, chance):
+            return PercentileOutcome(
+                roll,
+                total,
+                hit=True,
+                defense_roll=defense_roll,
+                chance=chance,
+                defended=True,
+                damage=0,
+            )
+    damage = wound(attacker.damage.roll(dice), struck.extra)
+    return PercentileOutcome(
+        roll,
+        total,
+        hit=True,
+        defense_roll=defense_roll,
+        chance=chance,
+        defended=False,
+        damage=damage,
+    )
+
+
+def damage_law(damage: DiceExpr) -> Distribution[int]:
+    """The exact law of a damage roll: every face of each die, added as ``DiceExpr.roll`` does."""
+    die = rolls(damage.sides)
+    law = Distribution.certain(damage.modifier)
+    for _ in range(damage.count):
+        law = law.bind(lambda total: die.map(lambda faces: total + faces[0]))
+    return law
+
+
+def distribution(
+    attacker: PercentileStats, defender: PercentileStats, situation: Situation
+) -> Distribution[PercentileResult]:
+    """The exact law of what one attack does: :func:`resolve` over every face of every die.
+
+    Each face of the attack d100 is read in :func:`strikes` (the table :func:`resolve` reads),
+    each face of the defense d100 goes through :func:`defends`, each damage total through
+    :func:`wound`, as in :func:`resolve`: the law is that of the attacks the clock plays (a test
+    enumerates :func:`resolve` itself over scripted dice and finds the same).
+    """
+    table = strikes(
+        attacker.to_hit, attacker.attack_bonus, defender.defense, situation, attacker.rules
+    )
+    # Faces whose totals differ but lead to the same hit, chance and extra go the same way.
+    faces = Distribution.uniform(struck._replace(total=0) for struck in table)
+    damage = damage_law(attacker.damage)
+    can_defend = situation.can_defend
+
+    def after(struck: Strike) -> Distribution[PercentileResult]:
+        if not struck.hit:
+            return Distribution.certain(MISS)
+        wounds = damage.map(
+            lambda rolled: PercentileResult(True, can_defend, False, wound(rolled, struck.extra))
+        )
+        if not can_defend:
+            return wounds
+        held = Distribution.uniform(defends(face, struck.chance) for face in range(1, D100 + 1))
+        return held.bind(lambda ok: Distribution.certain(DEFENDED) if ok else wounds)
+
+    return faces.bind(after)
 
 
 class Percentile(Defaults[PercentileStats, None]):
@@ -184,27 +332,16 @@ class Percentile(Defaults[PercentileStats, None]):
     combatant_model = PercentileCombatant
 
     def stats(self, model: PercentileCombatant, options: PercentileOptions) -> PercentileStats:
-        """Plain stats for the hot path, with the rule tables an attack looks its rolls up in."""
-        mode = options.excess_over_100
-        reduction = options.defense_reduction and mode != "more_effect"
-        chances = defense_chances(model.defense, reduction)
+        """A stat block's numbers, with the scenario's percentile rules."""
         return PercentileStats(
             to_hit=model.to_hit,
             attack_bonus=model.attack_bonus,
             defense=model.defense,
             damage=DiceExpr.parse(model.damage),
-            reduction=reduction,
-            excess_mode=mode,
-            more_effect=mode != "lower_defense",
-            per_damage=options.excess_per_damage,
-            extra_on=excess_damage_faces(model.attack_bonus, options.excess_per_damage),
-            maneuver_bonus=options.maneuver_bonus,
-            hit_on=hitting_faces(model.attack_bonus, model.to_hit),
+            rules=PercentileRules.of(options),
             reach=model.reach,
             range=model.range,
             speed=model.speed,
-            chance_by_total=chances,
-            held_on=tuple(defending_rolls(chance) for chance in range(max(model.defense, 0) + 1)),
         )
 
     #: Every effect of a named action: percentile reads the modifiers.
@@ -235,7 +372,7 @@ class Percentile(Defaults[PercentileStats, None]):
         movement: str,
     ) -> float:
         """``speed`` paces a second, spread evenly over its actions: any movement alike."""
-        return per_action(me.stats.speed, 1.0, me.actions)
+        return per_action(me.stats.speed, 1.0, me.timing.actions)
 
     def defensive_maneuver(
         self, clock: AcsClock[PercentileStats, None], fighter: AcsFighter[PercentileStats, None]
@@ -254,63 +391,54 @@ class Percentile(Defaults[PercentileStats, None]):
         target: AcsFighter[PercentileStats, None],
         can_defend: bool,
     ) -> bool:
-        """Resolve one attack; True when the target rolled a defense."""
-        tracing = clock.tracing
-        dice = clock.dice
+        """Resolve one attack (:func:`resolve`) and apply it; True when a defense was rolled."""
         mine = attacker.stats
-        roll = dice.roll(D100)
-        marked = clock.marked
-        if marked:
-            # A maneuver or a modifier this second: the rule functions, not the tables.
-            second = clock.second
-            boost = attacker.boost_attack if attacker.boost_second == second else 0
-            total = roll + mine.attack_bonus + boost
-            hit = hits(total, mine.to_hit)
-        else:
-            total = roll + mine.attack_bonus
-            hit = mine.hit_on[roll]
-        if tracing:
-            clock.combat.emit(
-                "attack", attacker, target, roll=roll, total=total, need=mine.to_hit, hit=hit
+        now = situation(clock, attacker, target, can_defend)
+        outcome = resolve(mine, target.stats, now, clock.dice)
+        combat = clock.combat
+        if clock.tracing:
+            combat.emit(
+                "attack",
+                attacker,
+                target,
+                roll=outcome.roll,
+                total=outcome.total,
+                need=mine.to_hit,
+                hit=outcome.hit,
             )
-        if not hit:
-            return False
-        if can_defend:
-            theirs = target.stats
-            chances = theirs.chance_by_total
-            if marked:
-                defense = theirs.defense
-                if target.boost_second == second:
-                    defense += target.boost_defense
-                if target.maneuver == second:
-                    defense = maneuver_defense(defense, theirs.maneuver_bonus)
-                chance = defense_chance(defense, total, mine.reduction)
-                defense_roll = dice.roll(D100)
-                held = defends(defense_roll, chance)
-            elif 0 <= total < len(chances):
-                chance = chances[total]
-                defense_roll = dice.roll(D100)
-                held = theirs.held_on[chance][defense_roll]
-            else:
-                # A total the table does not reach (past 100 + defense).
-                chance = defense_chance(theirs.defense, total, mine.reduction)
-                defense_roll = dice.roll(D100)
-                held = defends(defense_roll, chance)
-            if tracing:
-                clock.combat.emit(
-                    "defense", target, attacker, roll=defense_roll, chance=chance, success=held
+            if outcome.defense_rolled:
+                combat.emit(
+                    "defense",
+                    target,
+                    attacker,
+                    roll=outcome.defense_roll,
+                    chance=outcome.chance,
+                    success=outcome.defended,
                 )
-            if held:
-                target.defenses_won += 1
-                return True
+        if outcome.defended:
+            target.defenses_won += 1
+            return True
+        if not outcome.hit:
+            return False
         attacker.hits += 1
-        amount = mine.damage.roll(dice)
-        if mine.more_effect and takes_more_effect(
-            mine.excess_mode, mine.reduction, can_defend, target.stats.defense
-        ):
-            amount += excess_damage(total, mine.per_damage) if marked else mine.extra_on[roll]
-        clock.combat.damage(attacker, target, amount)
+        combat.damage(attacker, target, outcome.damage)
         return can_defend
+
+
+def situation(
+    clock: AcsClock[PercentileStats, None],
+    attacker: AcsFighter[PercentileStats, None],
+    target: AcsFighter[PercentileStats, None],
+    can_defend: bool,
+) -> Situation:
+    """The situation of an attack now: this second's modifiers and the defender's maneuver."""
+    second = clock.second
+    attack_boost = attacker.boost_attack if attacker.boost_second == second else 0
+    defense_boost = target.boost_defense if target.boost_second == second else 0
+    maneuver = target.maneuver == second
+    if attack_boost or defense_boost or maneuver:
+        return Situation(can_defend, attack_boost, defense_boost, maneuver)
+    return PLAIN[can_defend]
 
 
 #: The ``percentile`` resolution, offered by the ACS rule system.

@@ -16,7 +16,7 @@ actions that :func:`usable` allows, else its plain attack. Each rule here is one
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from sim.engine.dice import DiceExpr
 
@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from sim.rules.acs.clock import AcsClock
     from sim.rules.acs.fighter import AcsFighter
     from sim.rules.acs.models import NamedAction
+
+#: A resolution's stats and state (as ``resolution.StatsT`` and ``StateT``: the resolution module
+#: imports this one, so the type variables are declared here too).
+StatsT = TypeVar("StatsT")
+StateT = TypeVar("StateT")
 
 #: The effects a resolution supports when it says nothing (``Resolution.action_effects``).
 ATTACK_ONLY = frozenset({"attack"})
@@ -35,7 +40,7 @@ UNLIMITED = -1
 
 @dataclass(frozen=True, slots=True)
 class Special:
-    """The hot-path copy of one named action (:class:`~sim.rules.acs.models.NamedAction`)."""
+    """One named action as the clock reads it (:class:`~sim.rules.acs.models.NamedAction`)."""
 
     index: int
     name: str
@@ -101,7 +106,9 @@ def healed(hp: int, max_hp: int, rolled: int) -> int:
     return rolled if rolled < room else max(room, 0)
 
 
-def choose_action(clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> Special | None:
+def choose_action(
+    clock: AcsClock[StatsT, StateT], me: AcsFighter[StatsT, StateT]
+) -> Special | None:
     """The first named action :func:`usable` allows, else None (the plain attack)."""
     combat = clock.combat
     side = [f for f in combat.sides[me.side] if f.out is None]
@@ -109,15 +116,15 @@ def choose_action(clock: AcsClock[Any, Any], me: AcsFighter[Any, Any]) -> Specia
     wounded_ally = any(wounded(f.hp, f.max_hp) for f in side)
     enemies = len(combat.enemies(me))
     uses_left = me.uses_left
-    for special in me.specials:
+    for special in me.timing.specials:
         if usable(special, uses_left[special.index], enemies, hurt, wounded_ally):
             return special
     return None
 
 
 def perform(
-    clock: AcsClock[Any, Any],
-    me: AcsFighter[Any, Any],
+    clock: AcsClock[StatsT, StateT],
+    me: AcsFighter[StatsT, StateT],
     special: Special,
     free: bool,
     completing: bool,
@@ -129,66 +136,87 @@ def perform(
     if effect == "attack":
         clock.attack_now(me, free, completing, special.name)
         return
+    act = Act(clock, me, special, free, "complete" if completing else "act")
+    if effect == "damage":
+        _damage(act)
+    elif effect == "heal":
+        _heal(act)
+    else:
+        _modify(act)
+
+
+@dataclass(frozen=True, slots=True)
+class Act(Generic[StatsT, StateT]):
+    """One named action being performed: who, what, and how the replay tells it."""
+
+    clock: AcsClock[StatsT, StateT]
+    me: AcsFighter[StatsT, StateT]
+    special: Special
+    free: bool
+    #: ``act`` (a one-segment action) or ``complete`` (a long one completing).
+    kind: str
+
+    def emit(self, target: AcsFighter[StatsT, StateT] | None, **data: object) -> None:
+        """Tell the replay what the action did (a no-op unless tracing)."""
+        clock, me, special = self.clock, self.me, self.special
+        clock.combat.emit(
+            self.kind,
+            me,
+            target,
+            segment=clock.segment_now(me),
+            free=self.free,
+            action=special.name,
+            effect=special.effect,
+            **data,
+        )
+
+
+def _damage(act: Act[StatsT, StateT]) -> None:
+    """Damage dice, rolled once, to its target and to as many more enemies as it strikes."""
+    clock, me, special = act.clock, act.me, act.special
     combat = clock.combat
     dice = clock.dice
-    tracing = combat.trace is not None
-    kind = "complete" if completing else "act"
-    if effect == "damage":
-        first = clock.target_of(me)
-        if first is None:
+    first = clock.target_of(me)
+    if first is None:
+        return
+    struck = [first]
+    rest = [f for f in combat.enemies(me) if f is not first]
+    allies = combat.allies(me)
+    while rest and len(struck) < special.targets:
+        chosen = me.timing.choose(me, rest, allies, dice)
+        struck.append(chosen)
+        rest.remove(chosen)
+    rolled = special.amount.roll(dice)
+    me.attacks += 1
+    me.hits += len(struck)
+    if combat.trace is not None:
+        act.emit(first, amount=rolled, struck=[f.name for f in struck])
+    for target in struck:
+        combat.damage(me, target, rolled)
+        if combat.end_reason is not None:
             return
-        struck = [first]
-        rest = [f for f in combat.enemies(me) if f is not first]
-        allies = combat.allies(me)
-        while rest and len(struck) < special.targets:
-            chosen = me.choose(me, rest, allies, dice)
-            struck.append(chosen)
-            rest.remove(chosen)
-        rolled = special.amount.roll(dice)
-        me.attacks += 1
-        me.hits += len(struck)
-        if tracing:
-            names = [f.name for f in struck]
-            combat.emit(
-                kind,
-                me,
-                first,
-                segment=clock.segment_now(me),
-                free=free,
-                action=special.name,
-                effect=effect,
-                amount=rolled,
-                struck=names,
-            )
-        for target in struck:
-            combat.damage(me, target, rolled)
-            if combat.end_reason is not None:
-                return
-        return
+
+
+def _heal(act: Act[StatsT, StateT]) -> None:
+    """Hit points back to the most wounded of its side (itself included)."""
+    clock, me, special = act.clock, act.me, act.special
+    combat = clock.combat
     side = [f for f in combat.sides[me.side] if f.out is None]
-    if effect == "heal":
-        patient = max(side, key=lambda f: f.max_hp - f.hp)
-        rolled = special.amount.roll(dice)
-        gain = healed(patient.hp, patient.max_hp, rolled)
-        patient.hp += gain
-        if tracing:
-            combat.emit(
-                kind,
-                me,
-                patient,
-                segment=clock.segment_now(me),
-                free=free,
-                action=special.name,
-                effect=effect,
-                amount=gain,
-                hp=patient.hp,
-            )
-        return
-    # A modifier for the rest of the second.
+    patient = max(side, key=lambda f: f.max_hp - f.hp)
+    gain = healed(patient.hp, patient.max_hp, special.amount.roll(clock.dice))
+    patient.hp += gain
+    if combat.trace is not None:
+        act.emit(patient, amount=gain, hp=patient.hp)
+
+
+def _modify(act: Act[StatsT, StateT]) -> None:
+    """A bonus or penalty on attack totals and defense chances for the rest of the second."""
+    clock, me, special = act.clock, act.me, act.special
+    combat = clock.combat
     if special.to == "self":
         changed = [me]
     elif special.to == "allies":
-        changed = side
+        changed = [f for f in combat.sides[me.side] if f.out is None]
     else:
         changed = combat.enemies(me)
     second = clock.second
@@ -198,16 +226,9 @@ def perform(
             f.boost_attack = f.boost_defense = 0
         f.boost_attack += special.attack_bonus
         f.boost_defense += special.defense_bonus
-    clock.marked = True
-    if tracing:
-        combat.emit(
-            kind,
-            me,
+    if combat.trace is not None:
+        act.emit(
             None,
-            segment=clock.segment_now(me),
-            free=free,
-            action=special.name,
-            effect=effect,
             attack_bonus=special.attack_bonus,
             defense_bonus=special.defense_bonus,
             changed=[f.name for f in changed],

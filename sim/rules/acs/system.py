@@ -119,14 +119,15 @@ class AcsSystem:
     name = "acs"
     title = "The Ambition Combat System"
     default_time_limit_s = 60.0
-    #: The resolutions ACS itself offers.
+    #: The resolutions ACS itself offers. Here and below, ``Resolution[Any, Any]``: a table
+    #: holds resolutions of different stats and state types, each consistent with itself.
     resolutions: Mapping[str, Resolution[Any, Any]] = {PERCENTILE.name: PERCENTILE}
 
     def __init__(self, table: Mapping[str, Resolution[Any, Any]]) -> None:
         self._table = table
         self._models: dict[tuple[tuple[str, ...], str | None], type[BaseModel]] = {}
 
-    def options_model(self, raw: Mapping[str, Any]) -> type[BaseModel]:
+    def options_model(self, raw: Mapping[str, object]) -> type[BaseModel]:
         """The clock's options plus those of the resolution the raw options name.
 
         An unknown resolution gives the clock's options alone, whose ``resolution`` field then
@@ -211,6 +212,7 @@ def _options_model(
             raise ValueError(f"one of {', '.join(known)}")
         return value
 
+    # Any: what pydantic's create_model takes as __validators__ (its own decorators' types).
     validators: dict[str, Any] = {
         "_known_resolution": field_validator("resolution")(known_resolution)
     }
