@@ -27,6 +27,7 @@ from sim.cli.app import cli
 from sim.engine.dice import Dice
 from sim.exact.matchups import NoExactOdds, matchups
 from sim.exact.odds import expected_exchanges, matchup_odds, scenario_odds
+from sim.rules.acs.percentile import resolve
 from sim.rules.prop3 import damage as p3damage
 from sim.rules.prop3.exchange import roll_exchange
 from sim.rules.target10.exchange import blow_lands, resolve_attack
@@ -100,6 +101,27 @@ def test_target10_expected_exchanges_match_every_sequence_of_damage_rolls():
         assert expected_exchanges(m) == want
 
 
+def test_acs_outcomes_are_every_face_of_the_dice_the_engine_rolls():
+    scenario = load_scenario(ROOT / "scenarios" / "acs-duel.yaml")
+    for m in matchups(scenario)[:2]:  # may defend, cannot defend
+        attacker, defender, situation = m.exchange
+        sides = attacker.damage.sides
+        counted: dict[str, Fraction] = {}
+        rolled = Fraction(0)
+        share = Fraction(1, 100 * 100 * sides)
+        for attack, defense, hurt in itertools.product(
+            range(1, 101), range(1, 101), range(1, sides + 1)
+        ):
+            faces = [(attack, 100), (defense, 100), (hurt, sides)]
+            outcome = resolve(attacker, defender, situation, Dice.from_faces(faces))
+            word = "defended" if outcome.defended else ("hit" if outcome.hit else "miss")
+            counted[word] = counted.get(word, Fraction(0)) + share
+            rolled += share * outcome.defense_rolled
+        odds = matchup_odds(m)
+        assert dict(odds.outcomes) == counted
+        assert odds.lost_action == rolled
+
+
 # -- the sampled engine ----------------------------------------------------------------------------
 
 
@@ -129,6 +151,26 @@ def test_target10_odds_agree_with_the_sampled_exchange_on_the_reference_duel():
         hits = sum(resolve_attack(m.exchange, dice).hit for _ in range(n))
         assert within_four_se(hits, n, dict(odds.outcomes)["hit: kill"])
         counts = [_t10_exchanges(m, Dice(11, i)) for i in range(1500)]
+        mean = sum(counts) / len(counts)
+        sd = math.sqrt(sum((c - mean) ** 2 for c in counts) / (len(counts) - 1))
+        assert odds.exchanges is not None
+        assert abs(mean - float(odds.exchanges)) <= 4 * sd / math.sqrt(len(counts))
+
+
+def test_acs_odds_agree_with_the_sampled_exchange_on_the_reference_duel():
+    scenario = load_scenario(ROOT / "scenarios" / "acs-duel.yaml")
+    for m in matchups(scenario)[:2]:
+        odds = matchup_odds(m)
+        attacker, defender, situation = m.exchange
+        counts = []
+        for i in range(1500):
+            dice = Dice(17, i)
+            hp = m.defender.hp.sampler().draw(dice.uniform())
+            count = 0
+            while hp > 0:
+                count += 1
+                hp -= resolve(attacker, defender, situation, dice).damage
+            counts.append(count)
         mean = sum(counts) / len(counts)
         sd = math.sqrt(sum((c - mean) ** 2 for c in counts) / (len(counts) - 1))
         assert odds.exchanges is not None
@@ -243,10 +285,7 @@ def test_a_variant_gets_its_own_odds():
     path = ROOT / "scenarios" / "acs-duel-tweaks.yaml"
     scenario = load_scenario(path)
     names = [v["name"] for v in scenario.data.get("variants", [])]
-    try:
-        results = sim.odds(scenario, names[:1])
-    except NoExactOdds:
-        pytest.skip("ACS percentile odds wait for acs-exchange")
+    results = sim.odds(scenario, names[:1])
     assert [r.variant for r in results] == ["base", names[0]]
 
 
