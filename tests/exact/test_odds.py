@@ -231,6 +231,36 @@ def test_target10_worked_example_cole_and_francois():
     assert cole.mean_damage == Fraction(13, 4)
 
 
+#: Issue 23's example of what a designer wants to read: FIGHT 12 against DEFENSE 8.
+FIGHT_12_DEFENSE_8 = """\
+name: twelve against eight
+rules: target10
+sides:
+  - name: a
+    combatants:
+      - {name: Hero, hp: 8, hit_dice: 8, strength: 10, dexterity: 10,
+         weapon: {name: sword, bonus: 4}, skill_level: high,
+         tactics: {declare: {movement: hold, action: kill}}}
+  - name: b
+    combatants:
+      - {name: Foe, hp: 8, hit_dice: 8, strength: 10, dexterity: 10, skill_level: high,
+         tactics: {declare: {movement: hold, action: kill}}}
+"""
+
+
+def test_fight_12_against_defense_8_hits_65_percent():
+    # d20 + 4 against 12: faces 8 to 20, 13 of 20. Damage 1d6 against 8 hit points: two
+    # hits take him out unless both roll low, so about two hits, 3.5 exchanges or so.
+    result = sim.odds(parse_scenario(FIGHT_12_DEFENSE_8))[0]
+    hero = next(o for o in result.odds if o.matchup.attacker.name == "Hero")
+    assert dict(result.combatants[0].values)["FIGHT"] == "12"
+    assert dict(result.combatants[1].values)["DEFENSE"] == "8"
+    assert dict(hero.outcomes)["hit: kill"] == Fraction(13, 20)
+    hits = _hits_needed(8, 1, 6)
+    assert hero.exchanges == hits / Fraction(13, 20)
+    assert 2 < hits < 3
+
+
 def test_prop3_worked_example_kronzer_bashes_and_moonbelly_blocks():
     # "Kronzer declares that he is going to bash with his one-handed club. Moonbelly has a
     # shield, so she decides to try blocking the attack": Moonbelly has the higher initiative,
