@@ -273,7 +273,7 @@ def test_prop3_worked_example_kronzer_bashes_and_moonbelly_blocks():
 # -- the command line ------------------------------------------------------------------------------
 
 #: A derived value every scenario of each rule system shows.
-SHOWN = {"target10": "FIGHT", "prop3": "attack pool", "acs": "to hit"}
+SHOWN = {"target10": "FIGHT", "prop3": "Vigor", "acs": "to hit"}
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
