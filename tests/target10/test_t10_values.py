@@ -15,9 +15,9 @@ from sim.rules.target10.combat_rolls import (
     CombatTest,
     attack_modifier,
     damage_amount,
-    damage_roll,
 )
 from sim.rules.target10.combatant import Stats
+from sim.rules.target10.exchange import AttackInput, ExchangeRules, Weapon, resolve_attack
 from sim.rules.target10.skill_tests import roll_test
 from sim.rules.target10.values import ability_modifier, clamp, defense, fight
 from sim.scenario.loader import load_scenario
@@ -77,14 +77,6 @@ def test_the_combat_test_rolls_one_d20_unless_automatic():
     assert roll.success and roll.automatic and roll.face == 0
 
 
-def test_damage_roll_adds_the_modifier_and_never_goes_below_the_minimum():
-    d6 = DiceExpr.parse("1d6")
-    assert damage_roll(Dice.from_faces([(2, 6)]), d6, 4, 1) == 6
-    assert damage_roll(Dice.from_faces([(1, 6)]), d6, -3, 1) == 1
-    assert damage_roll(Dice.from_faces([(1, 6)]), d6, -3, 0) == 0
-    assert damage_roll(Dice.from_faces([(3, 6), (4, 6)]), DiceExpr.parse("2d6+1"), 2, 1) == 10
-
-
 def test_damage_amount_adds_the_modifier_and_floors_at_the_minimum():
     assert damage_amount(4, 2, 1) == 6
     assert damage_amount(1, -3, 1) == 1
@@ -95,12 +87,16 @@ def test_damage_amount_adds_the_modifier_and_floors_at_the_minimum():
 @pytest.mark.parametrize("expr", ["1d6", "1d4+1", "1d8-2", "2d6"])
 @pytest.mark.parametrize("mod", [-3, 0, 2])
 @pytest.mark.parametrize("minimum", [0, 1, 3])
-def test_damage_roll_is_the_weapons_roll_plus_the_modifier_never_below_minimum(expr, mod, minimum):
+def test_a_hits_damage_is_the_weapons_roll_plus_the_modifier_never_below_minimum(
+    expr, mod, minimum
+):
+    # The exchange rolls the d20 (20: a hit), then the weapon's dice, and adds the modifier.
     damage = DiceExpr.parse(expr)
+    attack = AttackInput(ExchangeRules(CombatTest(min_damage=minimum)), Weapon(0, damage, mod))
     for faces in itertools.product(range(1, damage.sides + 1), repeat=damage.count):
-        dice = Dice.from_faces([(face, damage.sides) for face in faces])
+        dice = Dice.from_faces([(20, 20)] + [(face, damage.sides) for face in faces])
         rolled = sum(faces) + damage.modifier
-        assert damage_roll(dice, damage, mod, minimum) == max(rolled + mod, minimum)
+        assert resolve_attack(attack, dice).damage == max(rolled + mod, minimum)
         assert damage_amount(rolled, mod, minimum) == max(rolled + mod, minimum)
 
 

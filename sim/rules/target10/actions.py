@@ -24,7 +24,7 @@ Three more words, in the spirit of "Other actions are certainly possible": ``non
 ``reload`` (a round spent reloading a firearm, option ``firearm_reload``).
 
 Damage (text, "Damage"): 1d6 + STR modifier (melee) or + DEX modifier (ranged), never below 1
-(:func:`~sim.rules.target10.combat_rolls.damage_roll`).
+(:func:`~sim.rules.target10.combat_rolls.damage_amount`).
 """
 
 from __future__ import annotations

@@ -43,10 +43,10 @@ def attack(
     t = opponent(rs, f, r)
     if t is None:
         return None
-    weapon = weapon_in_hand(rs, f, t, origin)
-    if weapon is None:
+    exchange = exchange_for(rs, f, t, origin, r)
+    if exchange is None:
         return None
-    exchange = exchange_for(rs, f, t, weapon, r)
+    ranged = exchange.weapon.ranged
     f.attacks += 1
     t.attacked = r
     if t.holding is not None:
@@ -54,12 +54,12 @@ def attack(
     if t.held_until >= r and rs.rules.neg_any:
         break_parley(rs, t.side, r)
     outcome = resolve_attack(exchange, rs.dice, f.luck, t.hp)
-    if weapon.ranged:
+    if ranged:
         fire(rs, f)
     if outcome.lucky:
         f.luck -= 1
     if rs.tracing:
-        emit_attack(rs, f, t, outcome, weapon.ranged)
+        emit_attack(rs, f, t, outcome, ranged)
     if not outcome.hit:
         return None
     f.hits += 1
@@ -98,37 +98,15 @@ def opponent(rs: RoundState, f: T10Fighter, r: int) -> T10Fighter | None:
     return t
 
 
-def weapon_in_hand(
-    rs: RoundState, f: T10Fighter, t: T10Fighter, origin: Origins | None
-) -> Weapon | None:
-    """What ``f`` attacks ``t`` with from where it stands (a withdrawer: where it stood).
-
-    None when neither weapon reaches: a firearm still to be loaded is reloaded instead.
-    """
-    distance = abs((f.pos if origin is None else origin.get(f, f.pos)) - t.pos)
-    s = f.stats
-    armed = f.weapon_at is None
-    ready = f.range if armed and not f.reload_left else 0.0
-    use = weapon_for(distance, f.stats.reach, ready, s.point_blank)
-    if use is None:
-        if armed and f.reload_left:
-            reload(rs, f)
-        elif rs.tracing:
-            rs.combat.emit("no_attack", f, t, why="out of reach", distance=distance)
-        return None
-    if use == RANGED:
-        shot = s.shot
-        assert shot is not None  # only a combatant with a ranged weapon has a range
-        return shot
-    if f.act == DISARM and rs.rules.disarm_shoot:
-        return s.disarm if armed else s.disarm_unarmed
-    return s.melee if armed else s.unarmed
-
-
 def exchange_for(
-    rs: RoundState, f: T10Fighter, t: T10Fighter, weapon: Weapon, r: int
-) -> AttackInput:
-    """The exchange's input for ``f`` attacking ``t`` with ``weapon`` in round ``r``.
+    rs: RoundState, f: T10Fighter, t: T10Fighter, origin: Origins | None, r: int
+) -> AttackInput | None:
+    """The exchange's input for ``f`` attacking ``t`` in round ``r``, or None out of reach.
+
+    The weapon is what reaches from where ``f`` stands (a withdrawer: where it stood): a ranged
+    weapon within its range, point-blank too unless ``f`` fights hand to hand
+    (:func:`~sim.rules.target10.combat_rolls.weapon_for`); when neither reaches, a firearm
+    still to be loaded is reloaded instead.
 
     Inputs are values, and a chunk's combats meet the same few again and again, so the round
     keeps those it has made (:attr:`~sim.rules.target10.state.RoundState.exchanges`), keyed by
@@ -136,6 +114,24 @@ def exchange_for(
     owner's fixed values (it is made once per combatant and scenario: its ``id`` is a key for
     as long as the memo, which the scenario's preparation owns, lives).
     """
+    distance = abs((f.pos if origin is None else origin.get(f, f.pos)) - t.pos)
+    s = f.stats
+    armed = f.weapon_at is None
+    use = weapon_for(distance, s.reach, f.range if armed and not f.reload_left else 0.0,
+                     s.point_blank)
+    if use is None:
+        if armed and f.reload_left:
+            reload(rs, f)
+        elif rs.tracing:
+            rs.combat.emit("no_attack", f, t, why="out of reach", distance=distance)
+        return None
+    if use == RANGED:
+        weapon = s.shot
+        assert weapon is not None  # only a combatant with a ranged weapon has a range
+    elif f.act == DISARM and rs.rules.disarm_shoot:
+        weapon = s.disarm if armed else s.disarm_unarmed
+    else:
+        weapon = s.melee if armed else s.unarmed
     edge = f.edge
     key = (
         id(weapon),

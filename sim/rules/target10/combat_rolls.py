@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sim.engine.dice import Dice, DiceExpr
+from sim.engine.dice import DiceExpr
 from sim.rules.target10.luck import SucceedPolicy, spend_to_succeed
 from sim.rules.target10.skill_tests import DIE, success_faces
 from sim.rules.target10.values import clamp
@@ -99,11 +99,6 @@ def damage_amount(rolled: int, ability_mod: int, minimum: int) -> int:
     """A hit's damage from its weapon's roll: plus the ability modifier, never below ``minimum``."""
     amount = rolled + ability_mod
     return amount if amount > minimum else minimum
-
-
-def damage_roll(dice: Dice, damage: DiceExpr, ability_mod: int, minimum: int) -> int:
-    """A hit's damage: the weapon's roll (1d6) plus the ability modifier, at least ``minimum``."""
-    return damage_amount(damage.roll(dice), ability_mod, minimum)
 
 
 #: Which weapon an attack uses (:func:`weapon_for`).

@@ -5,7 +5,7 @@ SHOOT (thrown items, pistols, muskets and bows) with the defender's DEFENSE, "ro
 applying the modifier. If the roll is a '12' or higher, they succeed" (the modifier and its
 clamps: :func:`~sim.rules.target10.combat_rolls.attack_modifier`). "Damage": "1d6, adding the
 attacker's Strength modifier if using a melee weapon or Dexterity modifier if using a ranged
-weapon" (:func:`~sim.rules.target10.combat_rolls.damage_roll`). "Actions": Kill may take a
+weapon" (:func:`~sim.rules.target10.combat_rolls.damage_amount`). "Actions": Kill may take a
 target below 0 hit points, Subdue stops at 0 (:func:`~sim.rules.target10.actions.take_damage`);
 a pinned grappler "must make a grapple attack of their own to break the hold". "Movements": a
 charger "adds double their strength bonus to their attack score"; an attack on a fleer "is
@@ -69,7 +69,7 @@ from sim.rules.target10.combat_rolls import (
     CombatTest,
     attack_modifier,
     cover_modifier,
-    damage_roll,
+    damage_amount,
     lucky_hit,
 )
 from sim.rules.target10.luck import NEVER_SUCCEED, SucceedPolicy, spend_on_hit
@@ -151,7 +151,7 @@ class AttackInput:
         succeed: when the attacker spends a luck point to hit (``tactics.luck_to_succeed``).
         rolls: the test's outcome by d20 face (index 0: automatic), worked out from the rest.
         damaging: a hit rolls damage (a Kill or Subdue that does not maneuver).
-        table: the outcomes met so far, by d20 face, luck spent to hit and damage
+        table: the outcomes met so far, by d20 face, luck spent to hit and damage rolled
             (:func:`resolve_attack` fills it from :func:`outcome_of`): not part of the value.
     """
 
@@ -250,17 +250,13 @@ def resolve_attack(
         target_hp: the defender's hit points, which that tactic weighs.
     """
     face = 0 if attack.automatic else dice.roll(DIE)
-    lucky = False
-    if not attack.rolls[face].success:
-        lucky = luck > 0 and attack.succeed.spends and spends_to_hit(attack, target_hp)
-    amount = 0
-    if attack.damaging and (lucky or attack.rolls[face].success):
-        weapon = attack.weapon
-        amount = damage_roll(dice, weapon.damage, weapon.bonus, attack.rules.test.min_damage)
-    key = (face, lucky, amount)
+    hit = attack.rolls[face].success
+    lucky = not hit and luck > 0 and attack.succeed.spends and spends_to_hit(attack, target_hp)
+    rolled = attack.weapon.damage.roll(dice) if attack.damaging and (hit or lucky) else 0
+    key = (face, lucky, rolled)
     outcome = attack.table.get(key)
     if outcome is None:
-        outcome = attack.table[key] = outcome_of(attack, face, lucky, amount)
+        outcome = attack.table[key] = outcome_of(attack, face, lucky, rolled)
     return outcome
 
 
@@ -279,15 +275,15 @@ def spends_to_hit(attack: AttackInput, target_hp: int) -> bool:
     )
 
 
-def outcome_of(attack: AttackInput, face: int, lucky: bool, amount: int) -> AttackOutcome:
-    """The outcome of ``attack`` for its d20 ``face``, luck spent to hit and damage ``amount``.
+def outcome_of(attack: AttackInput, face: int, lucky: bool, rolled: int) -> AttackOutcome:
+    """The outcome of ``attack`` for its d20 ``face``, luck spent to hit and damage ``rolled``.
 
     A miss (a failed test, no luck spent) may be one the Defend made; a hit pushes (a
     maneuver, keeping a Trip's, Grapple's or Disarm's effect by ``keeps_action``), or scores
     damage (the weapon's roll plus the ability modifier, at least ``min_damage``), or lands
-    its action's effect (a pinned grappler's Grapple breaks the pin). ``amount`` is the hit's
-    damage as :func:`~sim.rules.target10.combat_rolls.damage_roll` rolled it (the weapon's roll
-    plus the ability modifier, at least ``min_damage``), 0 when it rolled none.
+    its action's effect (a pinned grappler's Grapple breaks the pin). ``rolled`` is the
+    weapon's damage roll (0 when it rolled none); the damage is that plus the ability modifier,
+    at least ``min_damage`` (:func:`~sim.rules.target10.combat_rolls.damage_amount`).
     """
     roll = attack.rolls[face]
     if not (roll.success or lucky):
@@ -299,6 +295,7 @@ def outcome_of(attack: AttackInput, face: int, lucky: bool, amount: int) -> Atta
         return AttackOutcome(roll, True, lucky, effect=_effect(attack) if kept else NONE, push=True)
     if not attack.damaging:
         return AttackOutcome(roll, True, lucky, effect=_effect(attack))
+    amount = damage_amount(rolled, attack.weapon.bonus, attack.rules.test.min_damage)
     return AttackOutcome(roll, True, lucky, effect=action, damage=amount)
 
 

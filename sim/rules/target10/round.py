@@ -113,9 +113,15 @@ class Target10Rounds(RoundState):
                 f.last_act = f.act
         for f in able:
             self._declare(f, r)
-        self._initiative(able)
-        for step in steps(able):
-            self._step(step, r)
+        roll = self.dice.roll  # initiative: 1d6 + DEX bonus, in scenario order
+        for f in able:
+            f.init = roll(INITIATIVE_DIE) + f.stats.dex_mod
+        if self.tracing:
+            self._trace_initiative(able)
+        # The steps: one per initiative score, highest first (scenario order inside a step).
+        ranked = sorted(able, key=_INITIATIVE, reverse=True)  # a stable sort, reversed or not
+        for _, step in groupby(ranked, key=_INITIATIVE):
+            self._step(tuple(step), r)
             if self.changed and self._over(r):
                 return
         if self.flight:
@@ -123,15 +129,11 @@ class Target10Rounds(RoundState):
             if self.changed:
                 self._over(r)
 
-    def _initiative(self, able: list[T10Fighter]) -> None:
-        """Everyone able rolls 1d6 + DEX bonus, in scenario order."""
-        roll = self.dice.roll
+    def _trace_initiative(self, able: list[T10Fighter]) -> None:
+        """The replay's ``initiative`` events: each total, roll and DEX bonus."""
         for f in able:
-            f.init = roll(INITIATIVE_DIE) + f.stats.dex_mod
-        if self.tracing:
-            for f in able:
-                bonus = f.stats.dex_mod
-                self.combat.emit("initiative", f, total=f.init, roll=f.init - bonus, bonus=bonus)
+            bonus = f.stats.dex_mod
+            self.combat.emit("initiative", f, total=f.init, roll=f.init - bonus, bonus=bonus)
 
     def _over(self, r: int) -> bool:
         """Someone left the fight in round ``r``: whether the fight is over."""
@@ -139,7 +141,9 @@ class Target10Rounds(RoundState):
         combat = self.combat
         combat.check_end((r + 1) * ROUND_S)
         return combat.end_reason is not None
+
     def _declare(self, f: T10Fighter, r: int) -> None:
+        """``f`` declares its movement and action for round ``r``; its DEFENSE for the round."""
         stats = f.stats
         target = f.target
         if target is None or target.out is not None or stats.each_action:
@@ -196,16 +200,15 @@ class Target10Rounds(RoundState):
             members = step
         else:
             return
+        moving = False
         for f in members:
             if f.holding is not None and f.hold_round < r:
                 end_holds(self, f, r, quiet=True)
-        origin = None
-        for f in members:
-            if f.move != HOLD:
-                origin = move(self, members, r)
-                break
+            moving = moving or f.move != HOLD
+        origin = move(self, members, r) if moving else None
         alone = len(members) == 1
         effects: list[Effect] = []
+        negotiators: list[T10Fighter] = []
         for f in members:
             act = f.act
             if act in ATTACKS:
@@ -213,13 +216,16 @@ class Target10Rounds(RoundState):
                 effect = attack(self, f, r, origin, alone)
                 if effect is not None:
                     effects.append(effect)
+            elif act == NEGOTIATE:
+                f.actions_taken += 1
+                negotiators.append(f)
             elif act != NONE:
                 f.actions_taken += 1
                 act_without_attack(self, f)
         if effects:
             land(self, effects, r)
-        for f in members:
-            if f.act == NEGOTIATE and f.out is None:
+        for f in negotiators:
+            if f.out is None:
                 negotiate(self, f, r)
 
 
@@ -238,8 +244,3 @@ def act_without_attack(rs: RoundState, f: T10Fighter) -> None:
 #: A fighter's initiative score, the key of the order of a round.
 _INITIATIVE = attrgetter("init")
 
-
-def steps(able: list[T10Fighter]) -> list[tuple[T10Fighter, ...]]:
-    """Group combatants by initiative score, highest first (scenario order inside a group)."""
-    ranked = sorted(able, key=_INITIATIVE, reverse=True)  # a stable sort, reversed or not
-    return [tuple(group) for _, group in groupby(ranked, key=_INITIATIVE)]
