@@ -197,7 +197,7 @@ def _defense_rolled(m: Matchup, outcome: Any) -> bool:
     Target 10 on the clock: a Defend was counted (the matchup's Defend way), hit or miss.
     """
     if m.system == "acs+target10":
-        return cast(AttackOutcome, outcome).roll is not None and bool(cast(Any, m.exchange).defend)
+        return bool(cast(Any, m.exchange).defend)
     return bool(outcome.defense_rolled)
 
 
