@@ -15,7 +15,7 @@ from sim.run.interrupts import Halt
 from sim.run.parallel import RunSpec, executor_for
 from sim.run.progress import ExecutorCount, ProgressWanted, run_progress
 from sim.run.result import RunResult, StoredRunResult
-from sim.run.runner import ChunkResult, Work
+from sim.run.runner import ChunkResult, Work, run_chunk
 from sim.run.store import RunStore
 from sim.run.summary import Tally, round_length_s, summarize
 from sim.run.tables import combatants_frame, outcomes_frame
@@ -137,6 +137,13 @@ def play_into(
     """
     scenario = run.scenario
     played_before = run.runs - sum(end - start for start, end in work.todo)
+
+    def finish(start: int, stop: int) -> ChunkResult:
+        # The rest of the chunk the probe began, here (asked to stop again, it is dropped).
+        if halt.now():
+            raise KeyboardInterrupt
+        return run_chunk(scenario, run.seed, start, stop, run.detail, halt.now)
+
     chunks = len(work.todo)
     with executor_for(work.workers, scheduler, chunks, scenario) as executor:
         spec = RunSpec.of(scenario, run.seed, run.detail, check=executor.remote)
@@ -156,10 +163,11 @@ def play_into(
             shown = run_progress(progress, run.runs, played_before, counted.source())
             lines = _progress_line if progress is True and not shown.active else None
             with shown as bar, RunWatch(size, lines) as watch:
-                for chunk in work.whole(playing):
+                for chunk in work.whole(playing, finish):
                     run.add(chunk)
                     bar.advance(chunk.stop - chunk.start)
-                    watch.advance(chunk.stop - chunk.start)
+                    if not halt.requested():  # a run that is stopping will not take long
+                        watch.advance(chunk.stop - chunk.start)
                 bar.finish(time.monotonic() if started is None else started)
         finally:
             playing.close()  # cancels what is left if the loop did not finish

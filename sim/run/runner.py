@@ -355,13 +355,27 @@ class Work:
         (_, end), rest = self.todo[0], self.todo[1:]
         return rest if self.head.stop >= end else [(self.head.stop, end), *rest]
 
-    def whole(self, played: Iterator[ChunkResult]) -> Iterator[ChunkResult]:
-        """The chunks as they finish, the first one whole (the probe's combats joined in)."""
+    def whole(
+        self,
+        played: Iterator[ChunkResult],
+        finish: Callable[[int, int], ChunkResult] | None = None,
+    ) -> Iterator[ChunkResult]:
+        """The chunks as they finish, the first one whole (the probe's combats joined in).
+
+        The probe began the first chunk, so a stop asked for (``KeyboardInterrupt`` from
+        ``played``) before its rest was played finishes it with ``finish(start, stop)`` and
+        yields it before the stop goes on, as every chunk under way is finished and kept.
+        """
         head = self.head
         if head is not None and head.stop >= self.todo[0][1]:
             yield head
             head = None
-        for chunk in played:
-            if head is not None and chunk.start == head.stop:
-                chunk, head = merged(head, chunk), None
-            yield chunk
+        try:
+            for chunk in played:
+                if head is not None and chunk.start == head.stop:
+                    chunk, head = merged(head, chunk), None
+                yield chunk
+        except KeyboardInterrupt:
+            if head is not None and finish is not None:
+                yield merged(head, finish(head.stop, self.todo[0][1]))
+            raise

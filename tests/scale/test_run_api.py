@@ -118,6 +118,30 @@ def test_a_cancel_stops_the_run_with_what_finished(scenario, reference, tmp_path
     pd.testing.assert_frame_equal(finished.outcomes.iloc[:900], reference.outcomes)
 
 
+def test_a_cancel_while_the_first_combats_are_timed_finishes_the_first_chunk(
+    scenario, reference, tmp_path
+):
+    # No chunk size given: the run times its first combats here, then chooses. A cancel seen
+    # on the first count (the timed combats) finishes the chunk they began, and keeps it.
+    cancel = threading.Event()
+
+    def watch(done: int, total: int) -> None:
+        cancel.set()
+
+    out = tmp_path / "run"
+    with pytest.raises(RunInterrupted) as stopped:
+        simulate(
+            scenario, runs=10_000, seed=4, storage=Storage(out=out), progress=watch, cancel=cancel
+        )
+    kept = stopped.value.result
+    assert 0 < kept.runs < 10_000
+    assert stopped.value.dropped == 0
+    finished = simulate(
+        scenario, runs=10_000, seed=4, storage=Storage(out=out, resume=True)
+    ).outcomes
+    pd.testing.assert_frame_equal(finished.iloc[:900], reference.outcomes)
+
+
 def test_a_cancel_before_anything_finished_keeps_nothing(scenario):
     cancel = threading.Event()
     cancel.set()

@@ -77,6 +77,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "sim.cli.commands.odds",
         "Print the exact odds of one exchange for every attacker and defender pair of SCENARIO.",
     ),
+    "serve": CommandEntry(
+        "sim.cli.commands.serve",
+        "Open the workbench: a local web page to write, run, compare and share scenarios.",
+    ),
     "bench": CommandEntry(
         "sim.cli.commands.bench",
         "Measure combats per second, SimPy events, speed-up and memory against the targets.",
