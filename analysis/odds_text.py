@@ -105,9 +105,9 @@ def _html_table(key: str, header: list[str], rows: list[list[str]]) -> str:
     e = html.escape
     head = "".join(f"<th>{e(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return (
-        f'<table id="table-{key}" class="data"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table>"
+    return (  # wide tables scroll inside the page rather than run off it
+        f'<div style="overflow-x: auto"><table id="table-{key}" class="data">'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
     )
 
 

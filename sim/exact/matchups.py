@@ -59,7 +59,14 @@ from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
 from sim.engine.dice import Dice, DiceExpr
-from sim.engine.distribution import Distribution, rolls
+from sim.engine.distribution import Distribution
+from sim.rules.acs.percentile import (
+    PercentileResult,
+    PercentileStats,
+    Situation,
+    damage_law,
+)
+from sim.rules.acs.percentile import distribution as percentile_law
 from sim.rules.prop3 import damage as p3damage
 from sim.rules.prop3.character import ATTACK_FORMS, DEFENSE_FORMS, RANDOM, P3Fighter, Profile
 from sim.rules.prop3.declaring import (
@@ -208,12 +215,8 @@ class Matchup:
 
 
 def roll_law(expr: DiceExpr) -> Distribution[int]:
-    """The exact law of ``expr.roll``: its dice added one by one, plus the modifier."""
-    law = Distribution.certain(expr.modifier)
-    die = rolls(expr.sides)
-    for _ in range(expr.count):
-        law = law.bind(lambda total: die.map(lambda faces: total + faces[0]))
-    return law
+    """The exact law of ``expr.roll`` (hit points, damage): the ACS ``percentile.damage_law``."""
+    return damage_law(expr)
 
 
 def matchups(scenario: Scenario) -> tuple[Matchup, ...]:
@@ -647,10 +650,77 @@ def _p3_matchup(
 
 
 def _percentile(scenario: Scenario) -> tuple[Matchup, ...]:
-    """The percentile matchups: waiting for ``acs-exchange``'s ``percentile.distribution``."""
-    raise NoExactOdds(
-        "the ACS percentile exchange has no exact law on this branch yet (acs-exchange)"
+    prepared = scenario.system.prepare(scenario)
+    resolution = prepared.resolution
+    options = scenario.options
+    stats: list[PercentileStats] = []
+    sides: list[Side] = []
+    for spec in scenario.combatants:
+        s = cast(PercentileStats, resolution.stats(spec.stats, options))
+        stats.append(s)
+        hp_text = str(cast(Any, spec.stats).hp)
+        values = (
+            ("to hit", str(s.to_hit)),
+            ("attack bonus", f"{s.attack_bonus:+d}"),
+            ("defense", f"{s.defense}%"),
+            ("damage", str(s.damage)),
+            ("hit points", hp_text),
+        )
+        sides.append(Side(spec.name, spec.side, roll_law(DiceExpr.parse(hp_text)), values))
+    found: list[Matchup] = []
+    for i, _a, j, _d in pairs(scenario):
+        for can_defend in (True, False):
+            situation = Situation(can_defend=can_defend)
+            found.append(_percentile_matchup(sides[i], sides[j], stats[i], stats[j], situation))
+    return tuple(found)
+
+
+def _percentile_matchup(
+    attacker: Side,
+    defender: Side,
+    a: PercentileStats,
+    d: PercentileStats,
+    situation: Situation,
+) -> Matchup:
+    exchange = (a, d, situation)
+
+    def law(stakes: Hashable) -> Distribution[PercentileResult]:
+        return percentile_law(a, d, situation)
+
+    def after(s: HpStakes, r: PercentileResult) -> HpStakes:
+        left = s.hp - r.damage
+        return HpStakes(left, r.damage > 0 and left <= 0)
+
+    def step(stakes: Hashable) -> Distribution[HpStakes]:
+        s = cast(HpStakes, stakes)
+        return percentile_law(a, d, situation).map(lambda r: after(s, r))
+
+    def start() -> Distribution[HpStakes]:
+        return defender.hp.map(lambda hp: HpStakes(hp))
+
+    way = "may defend" if situation.can_defend else "cannot defend"
+    values: tuple[tuple[str, str], ...] = (("roll", f"d100{a.attack_bonus:+d} against {a.to_hit}"),)
+    if situation.can_defend:
+        values += (("defense", f"d100 at or below {d.defense}"),)
+    return Matchup(
+        "acs",
+        attacker,
+        defender,
+        way,
+        exchange,
+        True,
+        values,
+        "hit points",
+        _percentile_dealt,
+        None,
+        law,
+        step,
+        start,
     )
+
+
+def _percentile_dealt(result: PercentileResult) -> int:
+    return result.damage
 
 
 __all__ = [

@@ -5,7 +5,7 @@ Matchup` of a scenario, what one exchange does, read from the rule system's own 
 
 - ``outcomes``: the chance of each outcome of one exchange, in the system's words (Target 10:
   ``miss``, ``miss (Defend)``, ``hit: kill``, ``hit: subdue``, a hit by luck; Proposition Three:
-  ``hit``, ``critical_hit``, ``crit_reduced``, ``defended``, ``critical_defense``, ``fumble``;
+  ``hit``, ``critical hit``, ``crit reduced``, ``defended``, ``critical defense``, ``fumble``;
   ACS: ``miss``, ``hit``, ``defended``);
 - ``lost_action``: on the ACS clock, the chance that the defender rolls a defense (what costs it
   the action of its segment, ACS "Defense-induced action loss"); None in rounds;
@@ -129,7 +129,7 @@ def _acs_word(r: Any) -> str:
 
 
 def _prop3_word(v: Verdict) -> str:
-    return str(v.outcome.value)
+    return str(v.outcome.value).replace("_", " ")  # critical_hit: "critical hit"
 
 
 #: How each system's outcomes are worded, and whether a defense roll costs an action (the clock).
@@ -197,7 +197,7 @@ def _defense_rolled(m: Matchup, outcome: Any) -> bool:
     Target 10 on the clock: a Defend was counted (the matchup's Defend way), hit or miss.
     """
     if m.system == "acs+target10":
-        return cast(AttackOutcome, outcome).roll is not None and bool(cast(Any, m.exchange).defend)
+        return bool(cast(Any, m.exchange).defend)
     return bool(outcome.defense_rolled)
 
 

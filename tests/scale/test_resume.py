@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from sim import Execution, Storage, load_scenario, simulate
 from sim.cli.app import cli
+from sim.run.store import StoreMismatch
 from tests.conftest import ROOT, SCENARIOS
 from tests.scale.support import assert_close
 
@@ -276,22 +277,13 @@ def test_resume_plays_only_missing_chunks_and_clears_half_written_files(tmp_path
     )
 
 
-def test_a_fresh_run_replaces_an_earlier_one(tmp_path):
+def test_a_fresh_run_replaces_an_earlier_one_only_with_force_when_that_one_is_larger(tmp_path):
     out = tmp_path / "run"
-    simulate(
-        DUEL,
-        runs=900,
-        seed=5,
-        execution=Execution(workers=1, chunk_size=100),
-        storage=Storage(out=out),
-    )
-    simulate(
-        DUEL,
-        runs=300,
-        seed=6,
-        execution=Execution(workers=1, chunk_size=100),
-        storage=Storage(out=out),
-    )
+    one = Execution(workers=1, chunk_size=100)
+    simulate(DUEL, runs=900, seed=5, execution=one, storage=Storage(out=out))
+    with pytest.raises(StoreMismatch, match="add --force"):
+        simulate(DUEL, runs=300, seed=6, execution=one, storage=Storage(out=out))
+    simulate(DUEL, runs=300, seed=6, execution=one, storage=Storage(out=out, force=True))
     table = pd.read_parquet(out / "outcomes.parquet")
     assert list(table["combat"]) == list(range(300)) and set(table["seed"]) == {6}
 
