@@ -12,10 +12,13 @@ import pytest
 from click.testing import CliRunner
 
 from analysis.charts import standard_plots
+from analysis.odds_text import odds_html
 from analysis.report import write_report
 from analysis.results import read_results
 from sim.cli.app import cli
+from sim.exact.odds import scenario_odds
 from sim.run.summary import DEFINITIONS, wilson_interval
+from sim.scenario.loader import parse_scenario
 from tests.analysis.conftest import DUEL
 
 CHROMIUM_FLAGS = [
@@ -70,6 +73,9 @@ def expected(results_dir: Path) -> tuple[list[str], list[str]]:
     results = read_results(results_dir)
     charts = [f"chart-{p.stem}" for p in standard_plots(results)]
     tables = ["table-run", "table-summary"]
+    # The exact odds of one exchange (combatsim odds), as the odds command's own HTML has them.
+    scenario = parse_scenario((results_dir / "scenario.yaml").read_text(), "scenario.yaml")
+    tables += inventory(odds_html(scenario_odds(scenario))).tables
     if results.kind == "run" and results.combatants is not None:
         tables.append("table-combatants")
     return [*tables, "table-options"], charts
