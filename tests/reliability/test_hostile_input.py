@@ -247,7 +247,10 @@ def test_a_killed_worker_of_run_out_says_what_is_kept_and_how_to_resume(tmp_path
     ids=["run", "run-json", "compare", "sweep"],
 )
 @pytest.mark.parametrize("streamed", [False, True], ids=["memory", "out"])
-def test_a_killed_worker_is_one_sentence_on_every_command(tmp_path, killing_pool, args, streamed):
+def test_a_killed_worker_is_one_sentence_on_every_command(
+    tmp_path, monkeypatch, killing_pool, args, streamed
+):
+    monkeypatch.chdir(tmp_path)  # a sweep without --out writes its folder where it is run
     args = [*args, "--out", tmp_path / "out"] if streamed else list(args)
     result = invoke(_pool_args(*args))
     assert result.exit_code == 2, result.output
