@@ -315,20 +315,7 @@ def _summary_tables(results: Results) -> str:
         summary = summarize(
             outcomes, sides, results.scenario_name, results.seed or 0, round_s=round_s
         )
-        rows = []
-        for side, s in summary["sides"].items():
-            low, high = s["ci95"]
-            rows.append(
-                [
-                    side,
-                    s["wins"],
-                    f"{s['win_rate']:.1%}",
-                    f"{low:.1%} – {high:.1%}",
-                    f"{s['mean_survivors']:.2f}",
-                    f"{s['mean_hp_left']:.1f}",
-                ]
-            )
-        rows.append(["draw", summary["draws"], f"{summary['draw_rate']:.1%}", "", "", ""])
+        rows = summary_rows(summary)
         ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
         length = duration_text(
             summary["mean_duration_s"], round_s, rounds=summary.get("mean_duration_rounds")
@@ -583,3 +570,22 @@ def _description(text: str | None) -> str:
     except yaml.YAMLError:
         return ""
     return str(data.get("description", "")) if isinstance(data, dict) else ""
+
+
+def summary_rows(summary: dict[str, Any]) -> list[list[Any]]:
+    """The run table's rows (per side, then the draws), as the report and the workbench show it."""
+    rows: list[list[Any]] = []
+    for side, s in summary["sides"].items():
+        low, high = s["ci95"]
+        rows.append(
+            [
+                side,
+                s["wins"],
+                f"{s['win_rate']:.1%}",
+                f"{low:.1%} – {high:.1%}",
+                f"{s['mean_survivors']:.2f}",
+                f"{s['mean_hp_left']:.1f}",
+            ]
+        )
+    rows.append(["draw", summary["draws"], f"{summary['draw_rate']:.1%}", "", "", ""])
+    return rows

@@ -27,7 +27,7 @@ from analysis.comparison_view import (
     effect_rows,
 )
 from analysis.plots import figure_bytes
-from analysis.report import RUN_HEADER, write_report
+from analysis.report import RUN_HEADER, summary_rows, write_report
 from analysis.results import Results, ResultsError, read_results
 from analysis.sweep import win_rates
 from analysis.verdict import run_verdict, sweep_verdict
@@ -85,20 +85,7 @@ def _run(results: Results) -> dict[str, Any]:
     summary = summarize(
         results.outcomes, results.side_names, results.scenario_name, results.seed or 0
     )
-    rows = []
-    for side, s in summary["sides"].items():
-        low, high = s["ci95"]
-        rows.append(
-            [
-                side,
-                s["wins"],
-                f"{s['win_rate']:.1%}",
-                f"{low:.1%} – {high:.1%}",
-                f"{s['mean_survivors']:.2f}",
-                f"{s['mean_hp_left']:.1f}",
-            ]
-        )
-    rows.append(["draw", summary["draws"], f"{summary['draw_rate']:.1%}", "", "", ""])
+    rows = summary_rows(summary)
     terms = {k: DEFINITIONS[k] for k in RUN_HEADER[1:]}
     terms["mean fight length"] = DEFINITIONS["mean duration"]
     ends = ", ".join(f"{k}: {v}" for k, v in summary["ends"].items())
