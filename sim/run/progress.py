@@ -30,6 +30,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from sim.run.ticker import Ticker
+
 
 def wanted(enabled: bool = True, stream: IO[str] | None = None) -> bool:
     """Whether to draw a bar: asked for, and ``stream`` (default stderr) is a terminal."""
@@ -223,8 +225,7 @@ class RunProgress:
         self.rate = SteadyRate(done, clock())
         self._task = self._progress.add_task(label, total=total, completed=done)
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._ticker = Ticker(self.look, POLL_S, "combatsim-bar")
 
     def __enter__(self) -> RunProgress:
         if self.source is not None:  # what was played before the bar (a probe) is no rate
@@ -232,14 +233,11 @@ class RunProgress:
         self.rate = SteadyRate(self.played, self.clock())
         self._progress.start()
         if self.source is not None:
-            self._thread = threading.Thread(target=self._poll, name="combatsim-bar", daemon=True)
-            self._thread.start()
+            self._ticker.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        self._ticker.stop()
         self._progress.stop()
 
     def advance(self, combats: int) -> None:
@@ -273,10 +271,6 @@ class RunProgress:
                 rate = (self.total - self.done) / (now - started) if now > started else None
             self._progress.update(self._task, completed=self.played, rate=rate, left=0.0)
 
-    def _poll(self) -> None:
-        while not self._stop.wait(POLL_S):
-            self.look()
-
 
 class CallbackProgress:
     """Progress told to a function instead of drawn: ``report(done, total)``.
@@ -309,20 +303,16 @@ class CallbackProgress:
         self.counted = done
         self.told = -1
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._ticker = Ticker(self.look, POLL_S, "combatsim-count")
 
     def __enter__(self) -> CallbackProgress:
         self.look()
         if self.source is not None:
-            self._thread = threading.Thread(target=self._poll, name="combatsim-count", daemon=True)
-            self._thread.start()
+            self._ticker.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        self._ticker.stop()
 
     def advance(self, combats: int) -> None:
         """Count ``combats`` more finished."""
@@ -345,10 +335,6 @@ class CallbackProgress:
         with self._lock:
             self.counted = self.total
         self.look()
-
-    def _poll(self) -> None:
-        while not self._stop.wait(POLL_S):
-            self.look()
 
 
 class ExecutorCount:

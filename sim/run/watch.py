@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sim.rules.wording import counted
+from sim.run.ticker import Ticker
 
 #: Seconds without a finished chunk before saying that the combats are slow (long enough that
 #: a bundled scenario's run on a busy machine never trips it).
@@ -103,8 +104,7 @@ class RunWatch:
         self._estimated = False  # an estimate was said
         self._next_line = self.started + PERIOD_S
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._ticker = Ticker(self.tick, TICK_S, "combatsim-watch")
 
     def advance(self, combats: int) -> None:
         """Count ``combats`` more finished (a chunk)."""
@@ -169,18 +169,11 @@ class RunWatch:
                 self.line(text)
 
     def __enter__(self) -> RunWatch:
-        self._thread = threading.Thread(target=self._run, name="combatsim-watch", daemon=True)
-        self._thread.start()
+        self._ticker.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-
-    def _run(self) -> None:
-        while not self._stop.wait(TICK_S):
-            self.tick()
+        self._ticker.stop()
 
 
 def _warn(text: str) -> None:
