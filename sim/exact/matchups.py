@@ -407,16 +407,21 @@ def _target10(scenario: Scenario, options: CombatOptions) -> tuple[Matchup, ...]
     return tuple(found)
 
 
+def _clock_stats(scenario: Scenario) -> list[Any]:
+    """Each combatant's stats under the resolution the scenario's ACS clock plays, in order.
+
+    The percentile attack's, or a hybrid's Target 10 or Proposition Three exchange's: what the
+    clock's own fighters are built from.
+    """
+    resolution = scenario.system.prepare(scenario).resolution
+    return [resolution.stats(spec.stats, scenario.options) for spec in scenario.combatants]
+
+
 def _t10_hybrid(scenario: Scenario) -> tuple[Matchup, ...]:
-    prepared = scenario.system.prepare(scenario)
-    resolution = prepared.resolution
-    options = scenario.options
-    stats: list[HybridStats] = []
+    stats = cast(list[HybridStats], _clock_stats(scenario))
     sides: list[Side] = []
-    for spec in scenario.combatants:
+    for spec, s in zip(scenario.combatants, stats, strict=True):
         model = spec.stats
-        s = cast(HybridStats, resolution.stats(model, options))
-        stats.append(s)
         hp_text = cast(Any, model).hp
         least = s.exchange.test.min_damage
         sides.append(
@@ -487,14 +492,12 @@ def _reserve(profile: Profile, body_points: list[int], pool: Pool | None, rules:
 
 def _p3_fighters(scenario: Scenario, system: str) -> list[P3Fighter]:
     """A fighter for each combatant with its profile (nothing is rolled: Vigor is fixed)."""
-    options = scenario.options
     fighters = []
     if system == "prop3":
         prepared = scenario.system.prepare(scenario)
         return cast(list[P3Fighter], prepared.spawn(Dice(0, 0)))
-    resolution = scenario.system.prepare(scenario).resolution
-    for index, spec in enumerate(scenario.combatants):
-        profile = cast(Profile, resolution.stats(spec.stats, options))
+    profiles = cast(list[Profile], _clock_stats(scenario))
+    for index, (spec, profile) in enumerate(zip(scenario.combatants, profiles, strict=True)):
         fighters.append(P3Fighter(spec.name, spec.side, index, profile, 0.0))
     return fighters
 
@@ -650,14 +653,9 @@ def _p3_matchup(
 
 
 def _percentile(scenario: Scenario) -> tuple[Matchup, ...]:
-    prepared = scenario.system.prepare(scenario)
-    resolution = prepared.resolution
-    options = scenario.options
-    stats: list[PercentileStats] = []
+    stats = cast(list[PercentileStats], _clock_stats(scenario))
     sides: list[Side] = []
-    for spec in scenario.combatants:
-        s = cast(PercentileStats, resolution.stats(spec.stats, options))
-        stats.append(s)
+    for spec, s in zip(scenario.combatants, stats, strict=True):
         hp_text = str(cast(Any, spec.stats).hp)
         values = (
             ("to hit", str(s.to_hit)),
