@@ -29,8 +29,8 @@ TWEAKS = SCENARIOS / "acs-duel-tweaks.yaml"
 TOURNAMENT = SCENARIOS / "acs-builds-tournament.yaml"
 SENSITIVITY = ROOT / "tests" / "sensitivity" / "known.yaml"
 
-SWEEP_ARGS = ["sweep", HP_SWEEP, "--runs", 600, "--chunk-size", 50, "--no-plots", "--csv"]
-COMPARE_ARGS = ["compare", TWEAKS, "--runs", 1000, "--chunk-size", 50]
+SWEEP_ARGS = ["sweep", HP_SWEEP, "--runs", 300, "--chunk-size", 50, "--no-plots", "--csv"]
+COMPARE_ARGS = ["compare", TWEAKS, "--runs", 500, "--chunk-size", 50]
 ENGINE = ["--workers", 1, "--quiet", "--json"]
 
 
@@ -72,8 +72,8 @@ def uninterrupted(args, out: Path) -> Path:
 @pytest.mark.parametrize(
     ("args", "total", "table"),
     [
-        pytest.param(SWEEP_ARGS, 9 * 600 // 50, "outcomes.csv", id="sweep"),
-        pytest.param(COMPARE_ARGS, 5 * 1000 // 50, "outcomes.csv", id="compare"),
+        pytest.param(SWEEP_ARGS, 9 * 300 // 50, "outcomes.csv", id="sweep"),
+        pytest.param(COMPARE_ARGS, 5 * 500 // 50, "outcomes.csv", id="compare"),
     ],
 )
 def test_killed_outright_then_resumed_gives_the_uninterrupted_table_byte_for_byte(
@@ -114,7 +114,7 @@ def test_resume_refuses_another_job_and_fresh_refuses_to_replace_a_larger_one(tm
     succeeded([*COMPARE_ARGS[:3], 200, *ENGINE, "--out", out, "--force"])
     summary = json.loads((out / "comparison.json").read_text())
     assert summary["runs"] == 200
-    # A sweep over it is another job: refused on --resume, and it kept 1000 combats.
+    # A sweep over it is another job: refused on --resume.
     refused([*SWEEP_ARGS, *ENGINE, "--out", out, "--resume"], "holds a different comparison")
 
 
