@@ -12,6 +12,7 @@ import functools
 import importlib
 import json
 import math
+import os
 import re
 import shlex
 import sys
@@ -774,6 +775,15 @@ def validate(scenarios: tuple[Path, ...], as_json: bool) -> None:
         sys.exit(EXIT_BAD_INPUT)
 
 
+#: The allocator Arrow uses in a command, unless the environment names one: the C library's.
+#: Arrow's own (mimalloc) keeps pages it freed for reuse, so the process that writes a run's
+#: chunk files holds more than it needs between chunks (docs/reliability.md, "Memory").
+ARROW_POOL = "system"
+
+
 def main() -> None:
     """Entry point of the ``combatsim`` console script."""
+    # Read by pyarrow when it is first imported (the first chunk file), and inherited by the
+    # worker processes; a library user's own process keeps pyarrow's default.
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", ARROW_POOL)
     cli(prog_name="combatsim")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -114,6 +115,43 @@ def test_a_streamed_run_imports_neither_pandas_nor_scipy(tmp_path):
     imported = set(json.loads(done.stdout.splitlines()[-1]))
     assert "pyarrow" in imported  # it did write its chunks
     assert not imported & {"pandas", "scipy", "matplotlib"}
+
+
+_POOL = """
+import atexit, os, sys
+def said():
+    import pyarrow as pa
+    named = os.environ.get("ARROW_DEFAULT_MEMORY_POOL")
+    print("pool", pa.default_memory_pool().backend_name, named)
+atexit.register(said)
+sys.argv = ["combatsim", "run", sys.argv[1], "--runs", "40", "--out", sys.argv[2], "--quiet"]
+from sim.cli.app import main
+main()
+"""
+
+
+def test_the_command_line_gives_arrow_the_c_librarys_allocator(tmp_path):
+    # mimalloc, Arrow's default here, keeps freed pages in the process that writes the chunks.
+    scenario = str(SCENARIOS / "t10-cole-vs-francois.yaml")
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    done = subprocess.run(
+        [sys.executable, "-c", _POOL, scenario, str(tmp_path / "run")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.stdout.splitlines()[-1] == "pool system system"
+    # A pool the environment names is kept.
+    env["ARROW_DEFAULT_MEMORY_POOL"] = "jemalloc"
+    done = subprocess.run(
+        [sys.executable, "-c", _POOL, scenario, str(tmp_path / "again")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.stdout.splitlines()[-1].endswith(" jemalloc")
 
 
 def test_a_streamed_run_builds_no_pandas_table(tmp_path, monkeypatch):
