@@ -771,7 +771,9 @@ def render_baseline(baseline: dict[str, Any], path: Path, console: Console | Non
     for name, arm in baseline["variants"].items():
         for side, values in arm["summary"]["sides"].items():
             low, high = values["ci95"]
-            table.add_row(name, side, f"{values['win_rate']:.1%}", f"{low:.1%} – {high:.1%}")
+            table.add_row(
+                escape(name), escape(side), f"{values['win_rate']:.1%}", f"{low:.1%} – {high:.1%}"
+            )
     console.print(table)
     console.print(f"wrote {path}", highlight=False, markup=False)
 

@@ -692,6 +692,21 @@ def compare(
         ScenarioError: a file cannot be used, a variant does not exist, or sides differ.
     """
 
+    chosen, title = comparison_arms(scenario, variants, others)
+    return compare_arms(chosen, runs, seed, title=title, **options)
+
+
+def comparison_arms(
+    scenario: Scenario | str | Path,
+    variants: Sequence[str] | None = None,
+    others: Sequence[Scenario | str | Path] = (),
+) -> tuple[dict[str, Scenario], str | None]:
+    """The arms :func:`compare` plays (base first) and its title (None: the base's name).
+
+    Raises:
+        ScenarioError: a file cannot be used, a variant does not exist, or sides differ.
+    """
+
     def loaded(item: Scenario | str | Path) -> Scenario:
         return item if not isinstance(item, (str, Path)) else load_scenario(item)
 
@@ -706,7 +721,7 @@ def compare(
             name = _arm_name(arm, chosen)
             chosen[name] = arm
         title = " vs ".join([base.name, *(a.name for a in list(chosen.values())[1:])])
-        return compare_arms(chosen, runs, seed, title=title, **options)
+        return chosen, title
     chosen = variant_arms(base, variants)
     if len(chosen) < 2:
         raise ScenarioError(
@@ -721,7 +736,7 @@ def compare(
                 )
             ]
         )
-    return compare_arms(chosen, runs, seed, **options)
+    return chosen, None
 
 
 def _same_sides(base: Scenario, other: Scenario) -> None:

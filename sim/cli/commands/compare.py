@@ -26,7 +26,8 @@ from analysis.baseline import (
 )
 from analysis.baseline import check as run_check
 from analysis.compare import compare as run_comparison
-from analysis.compare import render_comparison
+from analysis.compare import comparison_arms, render_comparison
+from analysis.exact_arms import exact_comparison, render_exact_comparison
 from sim.cli.app import (
     Number,
     batch_echo,
@@ -41,6 +42,9 @@ from sim.cli.app import (
     runs_option,
     seed_option,
 )
+from sim.cli.commands.method_option import method_option, sampled_only
+from sim.exact.chain import TooManyStates
+from sim.exact.errors import NotExact
 from sim.run.api import Execution, play_records
 from sim.run.outdir import own_folder
 
@@ -60,6 +64,25 @@ arm_runs_option = runs_option("Combats per arm (default: the scenario's runs).")
 def _player(execution: Execution):
     """What plays each arm's combats: every core by default (the same records as serial)."""
     return functools.partial(play_records, execution=execution)
+
+
+def _compared_exactly(
+    scenarios: tuple[Path, ...], variants: tuple[str, ...], method: str, as_json: bool
+) -> bool:
+    """Answer ``compare --method exact|auto`` exactly where every arm allows; False: sample."""
+    arms, title = comparison_arms(scenarios[0], list(variants) or None, scenarios[1:])
+    try:
+        result, why = exact_comparison(arms, method, title)
+    except (NotExact, TooManyStates) as refused:
+        raise click.ClickException(f"{scenarios[0]}: no exact answer: {refused}") from None
+    if result is None:
+        click.echo(f"method: sample ({why})", err=True)
+        return False
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        render_exact_comparison(result)
+    return True
 
 
 @click.command()
@@ -88,6 +111,7 @@ def _player(execution: Execution):
 @json_option("Print the comparison as one JSON object.")
 @resume_option("Finish the comparison in --out: play only the chunks of its arms not there.")
 @force_option
+@method_option
 @engine_options
 @handles_bad_input
 def compare(
@@ -103,6 +127,7 @@ def compare(
     as_json: bool,
     resume: bool,
     force: bool,
+    method: str,
     execution: Execution,
     quiet: bool,
 ) -> None:
@@ -114,7 +139,8 @@ def compare(
     McNemar's exact test and its Holm-corrected p-value, how many combats changed outcome, and a
     paired t-test of fight length. With --out, every arm streams into OUT/arms as it is
     played, so a comparison killed outright loses only its chunks in flight: the same command
-    with --resume finishes it.
+    with --resume finishes it. With --method exact (or auto, when every arm has a chain) each
+    arm is solved instead and the differences are exact: moved or did not move.
     """
     if precision is not None and runs is not None:
         raise click.UsageError("give --runs or --precision, not both")
@@ -122,6 +148,12 @@ def compare(
         raise click.UsageError("--variant picks variants of one scenario, not of several files")
     if resume and out is None:
         raise click.UsageError("--resume needs --out DIR, the folder of the comparison to finish")
+    flags = {"--runs": runs is not None, "--precision": precision is not None}
+    flags |= {"--out": out is not None, "--resume": resume}
+    if not sampled_only(method, flags) and _compared_exactly(
+        scenarios, variants, method, as_json
+    ):
+        return
     on_batch = batch_echo(as_json) if precision is not None else None
     streamed: dict[str, Any] = {}
     if out is not None:

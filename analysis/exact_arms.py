@@ -1,0 +1,182 @@
+"""Studies answered exactly: each arm's fight solved as a chain where one plays it.
+
+:func:`arm_answer` gives an arm's (a variant's, a study point's) result exactly or says why it
+must be sampled, through the one entry point that knows which chains exist
+(:func:`sim.run.exact.choose_method`): a chain written for a new rule system plugs in without a
+change here. An exact arm's summary has every key of a sampled run's
+(:func:`sim.run.exact.exact_summary`), with ``"method": "exact"`` and the exact fractions.
+
+:func:`exact_comparison` is ``compare`` answered exactly: the difference of each side's win
+rate between the base and each variant as an exact fraction, so a variant *moved* the rate or
+*did not*, as a fact. It needs every arm exact: the sampled comparison pairs combat k of every
+arm on the same dice, and an exact arm has no combats to pair with, so under ``auto`` one arm
+without a chain makes the whole comparison sampled (the reason names that arm).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from sim.run.exact import choose_method, exact_summary
+from sim.scenario.schema import Scenario
+
+
+@dataclass(frozen=True)
+class ArmAnswer:
+    """How one arm is answered.
+
+    Attributes:
+        name: the arm's name (``base``, a variant's, a file's).
+        method: ``"exact"`` or ``"sample"``.
+        reason: why it is sampled (empty when exact).
+        summary: the exact summary (a run's keys), or None when sampled.
+    """
+
+    name: str
+    method: str
+    reason: str
+    summary: dict[str, Any] | None
+
+    def win_rate(self, side: str) -> Fraction:
+        """The exact win rate of ``side`` (an exact arm only)."""
+        if self.summary is None:
+            raise ValueError(f"arm {self.name} was not answered exactly")
+        return Fraction(self.summary["fractions"]["sides"][side]["win_rate"])
+
+
+def arm_answer(name: str, scenario: Scenario, method: str) -> ArmAnswer:
+    """One arm answered by ``method`` (``auto``, ``exact`` or ``sample``).
+
+    Raises:
+        NotExact, TooManyStates: under ``exact``, an arm no chain plays or over the cap.
+    """
+    choice, fight = choose_method(scenario, method)
+    if fight is None:
+        return ArmAnswer(name, "sample", choice.reason, None)
+    return ArmAnswer(name, "exact", "", exact_summary(scenario, fight))
+
+
+def arm_answers(arms: Mapping[str, Scenario], method: str) -> list[ArmAnswer]:
+    """Every arm answered by ``method``, each decided on its own."""
+    return [arm_answer(name, arm, method) for name, arm in arms.items()]
+
+
+@dataclass(frozen=True)
+class ExactDifference:
+    """A side's exact win rate in the base and in a variant."""
+
+    variant: str
+    side: str
+    base_rate: Fraction
+    variant_rate: Fraction
+
+    @property
+    def difference(self) -> Fraction:
+        """Variant minus base, exact."""
+        return self.variant_rate - self.base_rate
+
+    @property
+    def moved(self) -> bool:
+        """Whether the variant changed the win rate at all (a fact, not a test)."""
+        return self.difference != 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Floats for reading, fractions for checking."""
+        return {
+            "variant": self.variant,
+            "side": self.side,
+            "base_rate": float(self.base_rate),
+            "variant_rate": float(self.variant_rate),
+            "difference": float(self.difference),
+            "moved": self.moved,
+            "fractions": {
+                "base_rate": str(self.base_rate),
+                "variant_rate": str(self.variant_rate),
+                "difference": str(self.difference),
+            },
+        }
+
+
+@dataclass(frozen=True)
+class ExactComparison:
+    """A comparison answered exactly: every arm's exact summary and each variant's differences."""
+
+    title: str
+    arms: list[ArmAnswer]
+    wins: list[ExactDifference]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison as JSON-ready values, with ``"method": "exact"``."""
+        return {
+            "kind": "comparison",
+            "method": "exact",
+            "scenario": self.title,
+            "arms": {a.name: a.summary for a in self.arms},
+            "wins": [w.to_dict() for w in self.wins],
+        }
+
+
+def exact_comparison(
+    arms: Mapping[str, Scenario], method: str, title: str | None = None
+) -> tuple[ExactComparison | None, str]:
+    """The comparison of ``arms`` (base first) answered exactly, or None and why it is sampled.
+
+    Raises:
+        NotExact, TooManyStates: under ``exact``, an arm no chain plays or over the cap.
+    """
+    answers = arm_answers(arms, method)
+    refused = [a for a in answers if a.method != "exact"]
+    if refused:
+        first = refused[0]
+        return None, f"arm {first.name}: {first.reason}; a paired comparison samples every arm"
+    base, *variants = answers
+    sides = list(arms[base.name].side_names)
+    wins = [
+        ExactDifference(v.name, side, base.win_rate(side), v.win_rate(side))
+        for v in variants
+        for side in sides
+    ]
+    name = title if title is not None else arms[base.name].name
+    return ExactComparison(name, answers, wins), ""
+
+
+def render_exact_comparison(comparison: ExactComparison, console: Console | None = None) -> None:
+    """Print each variant's exact difference in win rate, and whether it moved."""
+    console = console or Console()
+    table = Table(title=escape(f"{comparison.title} — exact"), title_justify="left")
+    for name in ("variant", "side", "base", "variant rate", "Δ points", ""):
+        table.add_column(name, justify="left" if name in ("variant", "side", "") else "right")
+    for w in comparison.wins:
+        table.add_row(
+            escape(w.variant),
+            escape(w.side),
+            f"{float(w.base_rate):.2%}",
+            f"{float(w.variant_rate):.2%}",
+            f"{float(w.difference) * 100:+.2f}",
+            "moved" if w.moved else "did not move",
+        )
+    console.print(table)
+    states = ", ".join(f"{a.name} {a.summary['states']}" for a in comparison.arms if a.summary)
+    console.print(
+        f"method: exact (every arm solved as a chain; states: {states})",
+        highlight=False,
+        markup=False,
+    )
+
+
+__all__ = [
+    "ArmAnswer",
+    "ExactComparison",
+    "ExactDifference",
+    "arm_answer",
+    "arm_answers",
+    "exact_comparison",
+    "render_exact_comparison",
+]
