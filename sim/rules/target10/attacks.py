@@ -136,8 +136,7 @@ def exchange_for(
     key = (
         id(weapon),
         f.act,
-        f.move,
-        f.charging,
+        f.move,  # which also says whether it charges (the round's declaration sets both)
         f.hampered,
         f.pinned_by is t,
         edge is not None and edge[0] is t and edge[1] == r,
