@@ -26,8 +26,10 @@ _counters_of = attrgetter(*TOTALS)
 
 def counter_totals(fighters: Iterable[Fighter]) -> tuple[int, ...]:
     """Each counter of :data:`TOTALS` summed over some fighters, in column order."""
-    totals = tuple(map(sum, zip(*map(_counters_of, fighters), strict=True)))
-    return totals if totals else (0,) * len(TOTALS)
+    rows = [_counters_of(fighter) for fighter in fighters]
+    if not rows:
+        return (0,) * len(TOTALS)
+    return tuple(map(sum, zip(*rows, strict=True)))
 
 
 def combat_record(combat: Combat, index: int, seed: int) -> tuple:

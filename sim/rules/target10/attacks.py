@@ -136,7 +136,8 @@ def exchange_for(
     key = (
         id(weapon),
         f.act,
-        f.move,  # which also says whether it charges (the round's declaration sets both)
+        f.move,
+        f.charging,
         f.hampered,
         f.pinned_by is t,
         edge is not None and edge[0] is t and edge[1] == r,

@@ -29,7 +29,7 @@ The concerns of a round live in their own modules, functions of the fight's
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Generator
 from itertools import groupby
 from operator import attrgetter
 
@@ -47,7 +47,7 @@ from sim.rules.target10.actions import (
 )
 from sim.rules.target10.ammunition import reload
 from sim.rules.target10.attacks import attack
-from sim.rules.target10.combatant import Stats, T10Fighter
+from sim.rules.target10.combatant import T10Fighter
 from sim.rules.target10.conditions import end_holds, wake
 from sim.rules.target10.effects import Effect, land
 from sim.rules.target10.exchange import AttackInput
@@ -70,8 +70,6 @@ class Target10Rounds(RoundState):
         rules: the rule options.
         exchanges: the attacks' inputs made so far (:class:`~sim.rules.target10.state.
             RoundState`).
-        history: whether some tactics read what opponents declared last round (None: asked of
-            the fighters' stats here; a preparation answers it once for all its combats).
     """
 
     __slots__ = ("history", "rounds")
@@ -81,12 +79,11 @@ class Target10Rounds(RoundState):
         combat: Combat[T10Fighter],
         rules: RoundRules,
         exchanges: dict[tuple[object, ...], AttackInput] | None = None,
-        history: bool | None = None,
     ) -> None:
         super().__init__(combat, rules, exchanges)
         self.rounds = int(combat.time_limit_s // ROUND_S + 1e-9)
         # Tactics read what opponents declared last round: keep it only when someone looks.
-        self.history = looks_back(f.stats for f in self.fighters) if history is None else history
+        self.history = any(f.stats.decide is not None for f in self.fighters)
 
     def start(self) -> None:
         """Start the round process."""
@@ -252,11 +249,6 @@ def act_without_attack(rs: RoundState, f: T10Fighter) -> None:
         recover(rs, f)
     elif f.act == RELOAD:
         reload(rs, f)
-
-
-def looks_back(stats: Iterable[Stats]) -> bool:
-    """Whether some of these combatants' tactics read what opponents declared last round."""
-    return any(s.decide is not None for s in stats)
 
 
 #: A fighter's initiative score, the key of the order of a round.
