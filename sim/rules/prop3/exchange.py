@@ -430,7 +430,7 @@ def roll_exchange(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
     a_left, d_left = exchange.attack_reserve, exchange.defense_reserve
     attempts: list[Attempt] = []
     while True:
-        attempt = roll_attempt(exchange, dice, a_left, d_left)
+        attempt = attempt_plan(exchange, a_left, d_left).roll(dice)
         attempts.append(attempt)
         outcome = attempt.outcome
         if outcome != TIE:
