@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     DeclaredKey: TypeAlias = tuple[Matchup, int, int, int, int, bool, bool]
     #: A shot's state: the target's profile, both Vigors, the distance, aimed, the extra wiggle
     #: and the target's dice lost (``missiles.Shot.state``).
-    ShotKey: TypeAlias = tuple[Profile, int, int, float, bool, int, int]
+    ShotKey: TypeAlias = tuple["Profile", int, int, float, bool, int, int]
 
 BASH, SLASH, THRUST, DODGE, BLOCK, PARRY, ARCHERY, THROWN, INITIATIVE = range(len(SKILLS))
 """Roll indices, in the order of :data:`~sim.rules.prop3.models.SKILLS`."""
