@@ -25,6 +25,7 @@ declare for the shooter, so the declaration order changes nothing here.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sim.rules.prop3.character import (
@@ -161,7 +162,9 @@ class Shot:
         return attack, defense
 
 
+@lru_cache(maxsize=1024)
 def _save(pd: Profile, missile: Missile) -> int:
+    """Armor points the target's armor saves a failed defense with against this missile."""
     return 0 if pd.armor is None else armor_save_points(pd.armor.rating(missile.form))
 
 
