@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from sim.rules.acs.fighter import AcsFighter
     from sim.rules.prop3.declaring import FormValues, Matchup
     from sim.rules.prop3.hybrid import HybridBody, HybridProfile
+    from sim.rules.prop3.melee import Declared
     from sim.rules.prop3.pool import Result
 
     #: A state of an attack the form values depend on: the matchup, both Vigors, the attacker's
@@ -55,6 +56,12 @@ if TYPE_CHECKING:
     ValuesKey: TypeAlias = tuple[Matchup, int, int, int, int]
     #: The same with the attack form and the defense form (None: none): ``declaring.melee_pools``.
     PoolsKey: TypeAlias = tuple[Matchup, int, int, int, int, int, int | None]
+    #: The same state with whether a defense may be declared and who is higher
+    #: (``melee.declare``).
+    DeclaredKey: TypeAlias = tuple[Matchup, int, int, int, int, bool, bool]
+    #: A shot's state: the target's profile, both Vigors, the distance, aimed, the extra wiggle
+    #: and the target's dice lost (``missiles.Shot.state``).
+    ShotKey: TypeAlias = tuple["Profile", int, int, float, bool, int, int]
 
 BASH, SLASH, THRUST, DODGE, BLOCK, PARRY, ARCHERY, THROWN, INITIATIVE = range(len(SKILLS))
 """Roll indices, in the order of :data:`~sim.rules.prop3.models.SKILLS`."""
@@ -142,6 +149,7 @@ class Profile:
         "attack",
         "base",
         "choose",
+        "declared",
         "defense",
         "each_action",
         "has_points",
@@ -158,6 +166,8 @@ class Profile:
         "secured",
         "shield",
         "shoot",
+        "shot_defenses",
+        "shot_pools",
         "sides",
         "size",
         "speed",
@@ -219,7 +229,10 @@ class Profile:
         self.matchups: dict[tuple[Profile, bool], Matchup] = {}
         self.pools: dict[PoolsKey, tuple[Pool, Pool | None]] = {}
         self.values: dict[ValuesKey, FormValues] = {}
+        self.declared: dict[DeclaredKey, Declared] = {}
         self.missile_defenses: dict[bool, list[int]] = {}
+        self.shot_pools: dict[tuple[ShotKey, int | None], tuple[Pool, Pool | None]] = {}
+        self.shot_defenses: dict[tuple[ShotKey, bool], int] = {}
 
 
 def _roll(

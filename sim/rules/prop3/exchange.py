@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from sim.engine.distribution import Distribution
@@ -345,18 +346,74 @@ def _read_answer(attack: Result, kept: Kept, points: int, save: int, cuts: str) 
 def roll_attempt(exchange: ExchangeInput, dice: Dice, a_left: int, d_left: int) -> Attempt:
     """Draw both sides' kept rolls once: the attacker's, then (if the defender answers) its own.
 
-    ``a_left`` and ``d_left`` are the persistent points the two sides have left.
+    ``a_left`` and ``d_left`` are the persistent points the two sides have left. The tables and
+    what each kept roll comes to are the exchange's :class:`AttemptPlan`, kept between calls.
     """
-    attack, defense = exchange.attack, exchange.defense
-    a_kept = kept_of(exchange, attack, 0, a_left).draw(dice)
-    a = attack_step(exchange, a_kept, a_left)
-    outcome = unanswered(exchange, a.result)
-    if outcome is not None:
-        return Attempt(a_kept.faces, a, outcome)
-    assert defense is not None, "a defender without a pool does not roll"
-    d_kept = kept_of(exchange, defense, exchange.save, d_left).draw(dice)
-    d, outcome = defense_step(exchange, a.result, d_kept, d_left)
-    return Attempt(a_kept.faces, a, outcome, d_kept.faces, d)
+    return attempt_plan(exchange, a_left, d_left).roll(dice)
+
+
+class AttemptPlan:
+    """One attempt of an exchange, its points left given: both tables, and what each roll reads.
+
+    What a kept roll of the attacker comes to (:func:`attack_step`, :func:`unanswered`) and what
+    one of the defender's answers to an attack result (:func:`defense_step`) are worked out the
+    first time they are drawn and then looked up: they are functions of the frozen inputs and
+    the kept roll alone. Rolls of a pool rolled die by die (``kept.RolledPool``) are read every
+    time.
+
+    Args:
+        exchange: the inputs.
+        a_left: the attacker's persistent points left.
+        d_left: the defender's persistent points left.
+    """
+
+    __slots__ = ("_answers", "_attacks", "_defense", "a_left", "attack", "d_left", "exchange")
+
+    def __init__(self, exchange: ExchangeInput, a_left: int, d_left: int) -> None:
+        self.exchange = exchange
+        self.a_left = a_left
+        self.d_left = d_left
+        self.attack = kept_of(exchange, exchange.attack, 0, a_left)
+        self._defense: KeptTable | RolledPool | None = None
+        self._attacks: dict[Kept, tuple[Counted, Outcome | None]] = {}
+        self._answers: dict[tuple[Result, Kept], tuple[Counted, Outcome]] = {}
+
+    def defense(self) -> KeptTable | RolledPool:
+        """The defender's table (looked up when it first rolls)."""
+        if self._defense is None:
+            defense = self.exchange.defense
+            assert defense is not None, "a defender without a pool does not roll"
+            self._defense = kept_of(self.exchange, defense, self.exchange.save, self.d_left)
+        return self._defense
+
+    def roll(self, dice: Dice) -> Attempt:
+        """Draw the attacker's kept roll, then (if the defender answers) the defender's."""
+        exchange = self.exchange
+        a_kept = self.attack.draw(dice)
+        read = self._attacks.get(a_kept)
+        if read is None:
+            a = attack_step(exchange, a_kept, self.a_left)
+            read = (a, unanswered(exchange, a.result))
+            if isinstance(self.attack, KeptTable):
+                self._attacks[a_kept] = read
+        a, outcome = read
+        if outcome is not None:
+            return Attempt(a_kept.faces, a, outcome)
+        table = self.defense()
+        d_kept = table.draw(dice)
+        key = (a.result, d_kept)
+        answer = self._answers.get(key)
+        if answer is None:
+            answer = defense_step(exchange, a.result, d_kept, self.d_left)
+            if isinstance(table, KeptTable):
+                self._answers[key] = answer
+        return Attempt(a_kept.faces, a, answer[1], d_kept.faces, answer[0])
+
+
+@lru_cache(maxsize=4096)
+def attempt_plan(exchange: ExchangeInput, a_left: int, d_left: int) -> AttemptPlan:
+    """The :class:`AttemptPlan` of an exchange with these points left (one per frozen input)."""
+    return AttemptPlan(exchange, a_left, d_left)
 
 
 def roll_exchange(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
@@ -373,7 +430,7 @@ def roll_exchange(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
     a_left, d_left = exchange.attack_reserve, exchange.defense_reserve
     attempts: list[Attempt] = []
     while True:
-        attempt = roll_attempt(exchange, dice, a_left, d_left)
+        attempt = attempt_plan(exchange, a_left, d_left).roll(dice)
         attempts.append(attempt)
         outcome = attempt.outcome
         if outcome != TIE:

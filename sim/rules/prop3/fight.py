@@ -209,19 +209,22 @@ class Fight(Generic[F]):
             The outcome, applied: persistent points spent, the defense booked, the trace told.
             What the outcome does to the fight is the caller's (``outcomes.settle``).
         """
+        a_points = attacker.state.profile.has_points
+        d_points = defense is not None and defender.state.profile.has_points
         exchange = ExchangeInput(
             attack,
             defense,
             self.rules.exchange,
-            self.reserve(attacker, attack),
-            0 if defense is None else self.reserve(defender, defense),
+            self.reserve(attacker, attack) if a_points else 0,
+            self.reserve(defender, defense) if d_points and defense is not None else 0,
             save,
             automatic,
         )
         outcome = roll_exchange(exchange, self.dice)
         booked = False
         for attempt in outcome.attempts:
-            self._spend(attacker, attack, attempt.attack.extra)
+            if attempt.attack.extra > 0:
+                self._spend(attacker, attack, attempt.attack.extra)
             answer = attempt.defense
             if answer is not None and defense is not None:
                 if not booked:
@@ -229,7 +232,8 @@ class Fight(Generic[F]):
                     self.defense_rolled(defender, primary)
                 if answer.armor and self.tracing:
                     self.combat.emit("armor_save", defender, points=answer.armor)
-                self._spend(defender, defense, answer.extra)
+                if answer.extra > 0:
+                    self._spend(defender, defense, answer.extra)
             if self.tracing:
                 self._trace(attacker, defender, exchange, attempt, name)
         return outcome

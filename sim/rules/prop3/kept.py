@@ -186,11 +186,15 @@ class KeptTable:
         """The kept roll of row ``row`` (made when first drawn, then kept)."""
         found = self._kept[row]
         if found is None:
-            faces = tuple(int(f) for f in self.rows[row])
-            bests = tuple(_result(ranks[row]) for ranks, _ in self._ranks)
-            pairs = tuple(int(faces_[row]) for _, faces_ in self._ranks)
-            found = self._kept[row] = Kept(faces, bests, pairs, self.reading)
+            found = self._kept[row] = self._read(row)
         return found
+
+    def _read(self, row: int) -> Kept:
+        """The kept roll of row ``row``, read off the table."""
+        faces = tuple(int(f) for f in self.rows[row])
+        bests = tuple(_result(ranks[row]) for ranks, _ in self._ranks)
+        pairs = tuple(int(faces_[row]) for _, faces_ in self._ranks)
+        return Kept(faces, bests, pairs, self.reading)
 
     def draw(self, dice: Dice) -> Kept:
         """Draw a kept roll with one uniform number of the combat's stream.
@@ -198,9 +202,11 @@ class KeptTable:
         A pool with one possible roll (no dice) draws nothing.
         """
         cumulative = self.cumulative
-        if len(cumulative) == 1:
-            return self.kept(0)
-        return self.kept(bisect_right(cumulative, dice.uniform()))
+        row = bisect_right(cumulative, dice.uniform()) if len(cumulative) > 1 else 0
+        found = self._kept[row]
+        if found is None:
+            found = self._kept[row] = self._read(row)
+        return found
 
     def law(self) -> Distribution[Kept]:
         """The exact law of the kept rolls (pools of up to ``roll_tables.MAX_EXACT_DICE`` dice).

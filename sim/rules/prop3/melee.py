@@ -22,11 +22,12 @@ no defense form to compare the attack form with.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sim.rules.prop3.character import ATTACK_FORMS, ATTACK_NAMES, DEFENSE_FORMS, RANDOM, F
 from sim.rules.prop3.declaring import (
     LazyValues,
+    Matchup,
     choose_attack,
     choose_defense,
     matchup,
@@ -63,30 +64,16 @@ def melee_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fals
     if rules.cluster:
         xw += fight.cluster.ally_bonus(attacker, defender, rules.cluster_target)
     xl = db.shaken
-    values = LazyValues(fight, attacker, defender, m, xw, xl)
     can_defend = fight.can_defend(defender, primary)
-    d: int | None
-    if not can_defend or not m.declarable:
-        a = choose_attack(fight, pa.attack, m, values, None, False)
-        d = None
-        first = None
-    elif fight.higher(attacker, defender):
-        first = defender
-        d = choose_defense(fight, pd.defense, m, values, None)
-        a = choose_attack(fight, pa.attack, m, values, d, False)
-    else:
-        first = attacker
-        a = choose_attack(fight, pa.attack, m, values, None, True)
-        d = choose_defense(fight, pd.defense, m, values, a)
-    declared = d
-    if d is not None and not m.allowed[a][d]:
-        d = choose_defense(fight, pd.defense, m, values, a) if rules.redeclare else None
+    opposed = can_defend and bool(m.declarable)
+    forms = declare(fight, attacker, defender, m, xw, xl, opposed)
+    a, declared, d = forms.attack, forms.declared, forms.defense
     if fight.tracing:
         fight.combat.emit(
             "declare",
             attacker,
             defender,
-            first=None if first is None else first.name,
+            first=None if forms.first is None else (defender if forms.first else attacker).name,
             attack=ATTACK_FORMS[a].value,
             declared=None if declared is None else DEFENSE_FORMS[declared].value,
             defense=None if d is None else DEFENSE_FORMS[d].value,
@@ -98,6 +85,75 @@ def melee_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fals
     )
     settle(fight, attacker, defender, exchange, d, missile=False)
     return exchange.defense_rolled
+
+
+class Declared(NamedTuple):
+    """The forms of one melee attack, as declared (RULINGS part C, "Declaring").
+
+    Attributes:
+        attack: the attack form.
+        declared: the defense form declared (None: none).
+        defense: the defense form rolled (None: undefended).
+        first: whether the defender declared first (None: nobody declared a defense).
+    """
+
+    attack: int
+    declared: int | None
+    defense: int | None
+    first: bool | None
+
+
+def declare(
+    fight: Fight[F], attacker: F, defender: F, m: Matchup, xw: int, xl: int, opposed: bool
+) -> Declared:
+    """The forms of ``attacker``'s attack on ``defender`` (``opposed``: a defense may be declared).
+
+    The lower in initiative declares first. When neither tactic is random the forms are a function
+    of the matchup and the state its form values read (both Vigors, ``xw``, ``xl``) and of who is
+    higher, so they are kept on the attacker's profile by those.
+    """
+    pa, pd = attacker.state.profile, defender.state.profile
+    higher = opposed and fight.higher(attacker, defender)
+    if pa.attack == RANDOM or pd.defense == RANDOM:
+        return _declare(fight, attacker, defender, m, xw, xl, opposed, higher)
+    key = (m, attacker.hp, defender.hp, xw, xl, opposed, higher)
+    found = pa.declared.get(key)
+    if found is None:
+        found = _declare(fight, attacker, defender, m, xw, xl, opposed, higher)
+        pa.declared[key] = found
+    return found
+
+
+def _declare(
+    fight: Fight[F],
+    attacker: F,
+    defender: F,
+    m: Matchup,
+    xw: int,
+    xl: int,
+    opposed: bool,
+    higher: bool,
+) -> Declared:
+    """The forms, declared by the tactics (:func:`declare`, uncached)."""
+    pa, pd = attacker.state.profile, defender.state.profile
+    values = LazyValues(fight, attacker, defender, m, xw, xl)
+    d: int | None
+    if not opposed:
+        a = choose_attack(fight, pa.attack, m, values, None, False)
+        d = None
+        first = None
+    elif higher:
+        first = True
+        d = choose_defense(fight, pd.defense, m, values, None)
+        a = choose_attack(fight, pa.attack, m, values, d, False)
+    else:
+        first = False
+        a = choose_attack(fight, pa.attack, m, values, None, True)
+        d = choose_defense(fight, pd.defense, m, values, a)
+    declared = d
+    if d is not None and not m.allowed[a][d]:
+        d = choose_defense(fight, pd.defense, m, values, a) if fight.rules.redeclare else None
+    return Declared(a, declared, d, first)
 
 
 def auto_hit(fight: Fight[F], attacker: F, defender: F) -> None:

@@ -25,6 +25,7 @@ declare for the shooter, so the declaration order changes nothing here.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sim.rules.prop3.character import (
@@ -48,7 +49,7 @@ from sim.rules.prop3.ranged import (
 from sim.rules.prop3.tactics import melee_value, missile_allowed
 
 if TYPE_CHECKING:
-    from sim.rules.prop3.character import Combatant, Missile
+    from sim.rules.prop3.character import Combatant, Missile, ShotKey
     from sim.rules.prop3.fight import Fight
 
 
@@ -119,10 +120,40 @@ class Shot:
             attack_wiggle=self.wiggle,
         )
 
+    def state(self, attacker: Combatant, defender: Combatant) -> ShotKey:
+        """What the shot's pools depend on besides the shooter's profile and the defense form.
+
+        The target's profile, both Vigors, the distance, aiming, the extra wiggle and the
+        target's dice lost.
+        """
+        return (
+            defender.state.profile,
+            attacker.hp,
+            defender.hp,
+            self.distance,
+            self.aimed,
+            self.wiggle,
+            self.shaken,
+        )
+
     def ready(
         self, attacker: Combatant, defender: Combatant, d: int | None
     ) -> tuple[Pool, Pool | None]:
-        """The attack pool and the defense pool (None: no defense) against defense form ``d``."""
+        """The attack pool and the defense pool (None: no defense) against defense form ``d``.
+
+        Cached on the shooter's profile by :meth:`state` and ``d``.
+        """
+        pa = attacker.state.profile
+        key = (self.state(attacker, defender), d)
+        found = pa.shot_pools.get(key)
+        if found is None:
+            found = pa.shot_pools[key] = self._ready(attacker, defender, d)
+        return found
+
+    def _ready(
+        self, attacker: Combatant, defender: Combatant, d: int | None
+    ) -> tuple[Pool, Pool | None]:
+        """The pools of :meth:`ready`, uncached."""
         pools = self.pools(attacker, defender, d)
         attack = ready_pool(attacker, self.missile.roll, pools.attack_dice, pools.attack_wiggle)
         if d is None:
@@ -131,7 +162,9 @@ class Shot:
         return attack, defense
 
 
+@lru_cache(maxsize=1024)
 def _save(pd: Profile, missile: Missile) -> int:
+    """Armor points the target's armor saves a failed defense with against this missile."""
     return 0 if pd.armor is None else armor_save_points(pd.armor.rating(missile.form))
 
 
@@ -193,7 +226,25 @@ def missile_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fa
 def _best_defense(
     fight: Fight[F], attacker: F, defender: F, choices: list[int], shot: Shot, save: int
 ) -> int:
-    """The missile defense with the lowest exact expected damage."""
+    """The missile defense with the lowest exact expected damage.
+
+    Cached on the shooter's profile by the shot's state and whether the target has its weapon
+    in hand (which decides ``choices``; ``save`` follows from the target's profile).
+    """
+    pa = attacker.state.profile
+    key = (shot.state(attacker, defender), defender.state.armed)
+    found = pa.shot_defenses.get(key)
+    if found is None:
+        found = pa.shot_defenses[key] = _lowest_damage(
+            fight, attacker, defender, choices, shot, save
+        )
+    return found
+
+
+def _lowest_damage(
+    fight: Fight[F], attacker: F, defender: F, choices: list[int], shot: Shot, save: int
+) -> int:
+    """The choice of :func:`_best_defense`, uncached."""
     rules = fight.rules
     best, choice = None, choices[0]
     for d in choices:

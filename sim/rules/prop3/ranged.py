@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol, TypeVar
 
 from sim.rules.prop3.forms import (
@@ -67,6 +68,7 @@ SizeEffect = Modifiers
 """What a size difference does to a ranged attack, both sides."""
 
 
+@lru_cache(maxsize=256)
 def size_effect(attacker_size: int, target_size: int) -> SizeEffect:
     """Size categories: a larger target gives the attacker wiggle and costs the target dice.
 

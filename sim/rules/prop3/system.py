@@ -7,6 +7,7 @@ system instead (:mod:`~sim.rules.prop3.hybrid`, ``rules: acs`` with ``resolution
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
@@ -152,8 +153,30 @@ class Prop3System:
         return problems
 
     def prepare(self, scenario: Scenario) -> Prop3Prepared:
-        """Plain objects for the hot path."""
-        return Prop3Prepared(scenario)
+        """Plain objects for the hot path, made once per scenario object in this process.
+
+        A run prepares its scenario for every chunk; the profiles' caches (matchups, pools, form
+        values) are memos of pure functions of frozen stats, so they are kept from one chunk to
+        the next (the last :data:`PREPARED_KEPT` scenarios).
+        """
+        key = id(scenario)
+        found = _PREPARED.get(key)
+        if found is not None and found[0] is scenario:
+            _PREPARED.move_to_end(key)
+            return found[1]
+        prepared = Prop3Prepared(scenario)
+        _PREPARED[key] = (scenario, prepared)
+        while len(_PREPARED) > PREPARED_KEPT:
+            _PREPARED.popitem(last=False)
+        return prepared
+
+
+PREPARED_KEPT = 16
+"""How many scenarios' prepared objects a process keeps."""
+
+#: The prepared objects, by the scenario's identity (the scenario is held too, so that its
+#: identity is not reused while it is kept).
+_PREPARED: OrderedDict[int, tuple[Scenario, Prop3Prepared]] = OrderedDict()
 
 
 PROP3 = Prop3System()
