@@ -202,36 +202,49 @@ class Second:
         contenders = [
             Contender.of(d.timing, first and d.timing.prepared, options) for d in duel.duelists
         ]
-        self.plans = second_law(contenders, options.duplicates)
-        self.blows: dict[tuple[int, int, int, int], dict[int, Fraction]] = {}
-        self._laws: dict[tuple[int, Situation], tuple[tuple[bool, int, Fraction], ...]] = {}
+        self.plans = Weights.of(second_law(contenders, options.duplicates))
+        # Every attack's law over one denominator, so that every particle has the same one.
+        laws = {
+            (x, situation): Weights.of(self._read(x, situation))
+            for x in (0, 1)
+            for situation in (*PLAIN, *(Situation(can, maneuver=True) for can in (False, True)))
+        }
+        self.scale = math.lcm(*(law.denominator for law in laws.values()))
+        self.laws = {
+            key: tuple((rolled, d, w * (self.scale // law.denominator)) for (rolled, d), w in law.pairs)
+            for key, law in laws.items()
+        }
+        #: The blows of each turn (a turn multiplies every particle's denominator by ``scale``).
+        self.blows: list[dict[tuple[int, int, int, int], dict[int, int]]] = []
 
     def table(self) -> SecondTable:
         """Play the second: every segment of every plan, the free action first."""
-        particles: dict[Particle, Fraction] = {}
-        for plan, p in self.plans:
-            moment = Moment(plan.order[0], (plan.segments[0], plan.segments[1]), (0, 0),
-                            (False, False))
-            key = (moment, 0, 0)
-            particles[key] = particles.get(key, Fraction(0)) + p
+        particles: dict[Particle, int] = {}
+        for plan, p in self.plans.pairs:
+            segments = (plan.segments[0], plan.segments[1])
+            key = (Moment(plan.order[0], segments, (0, 0), (False, False)), 0, 0)
+            particles[key] = particles.get(key, 0) + p
         for s in range(1, SEGMENTS + 1):
             particles = _new_segment(particles)
             if s == 1 and self.options.winner_free_action:
                 particles = self._turn(particles, s, free=True)
             while any(self._actor(m, s) is not None for m, _, _ in particles):
                 particles = self._turn(particles, s, free=False)
-        ends: dict[tuple[int, int], Fraction] = {}
+        ends: dict[tuple[int, int], int] = {}
         for (_, d0, d1), p in particles.items():
-            ends[(d0, d1)] = ends.get((d0, d1), Fraction(0)) + p
-        masses = [*ends.values(), *(w for law in self.blows.values() for w in law.values())]
-        denominator = math.lcm(*(q.denominator for q in masses))
+            ends[(d0, d1)] = ends.get((d0, d1), 0) + p
+        turns = len(self.blows)
+        blows: dict[tuple[int, int, int, int], dict[int, int]] = {}
+        for k, turn in enumerate(self.blows, start=1):
+            later = self.scale ** (turns - k)
+            for key, law in turn.items():
+                into = blows.setdefault(key, {})
+                for d, w in law.items():
+                    into[d] = into.get(d, 0) + w * later
         return SecondTable(
-            ends=tuple((k, _whole(p, denominator)) for k, p in ends.items()),
-            blows={
-                key: {d: _whole(w, denominator) for d, w in law.items()}
-                for key, law in self.blows.items()
-            },
-            denominator=denominator,
+            ends=tuple(ends.items()),
+            blows=blows,
+            denominator=self.plans.denominator * self.scale**turns,
         )
 
     def _actor(self, moment: Moment, s: int) -> int | None:
@@ -243,13 +256,18 @@ class Second:
                 return x
         return None
 
-    def _turn(self, particles: dict[Particle, Fraction], s: int, free: bool) -> dict[Particle, Fraction]:
-        """Every particle's next action on segment ``s`` (the winner's free one if ``free``)."""
-        after: dict[Particle, Fraction] = {}
+    def _turn(self, particles: dict[Particle, int], s: int, free: bool) -> dict[Particle, int]:
+        """Every particle's next action on segment ``s`` (the winner's free one if ``free``).
+
+        A particle with no action left on ``s`` stays as it is (its weight times ``scale``).
+        """
+        after: dict[Particle, int] = {}
+        self.blows.append({})
+        scale = self.scale
         for (moment, d0, d1), p in particles.items():
             x = moment.winner if free else self._actor(moment, s)
             if x is None:
-                after[(moment, d0, d1)] = after.get((moment, d0, d1), Fraction(0)) + p
+                after[(moment, d0, d1)] = after.get((moment, d0, d1), 0) + p * scale
                 continue
             if not free:
                 plans = list(moment.plans)
@@ -257,24 +275,25 @@ class Second:
                 moment = moment._replace(plans=(plans[0], plans[1]))
             for (later, e0, e1), q in self._attack(moment, x, s, (d0, d1), p):
                 key = (later, e0, e1)
-                after[key] = after.get(key, Fraction(0)) + q
+                after[key] = after.get(key, 0) + q
         return after
 
     def _attack(
-        self, moment: Moment, x: int, s: int, taken: tuple[int, int], p: Fraction
-    ) -> list[tuple[Particle, Fraction]]:
+        self, moment: Moment, x: int, s: int, taken: tuple[int, int], p: int
+    ) -> list[tuple[Particle, int]]:
         """``x`` attacks the other on segment ``s``: the law of the particle after it."""
         y = 1 - x
         can = self._can_defend(moment, y, s)
         situation = Situation(can, maneuver=True) if moment.maneuver[y] else PLAIN[can]
-        out: list[tuple[Particle, Fraction]] = []
+        out: list[tuple[Particle, int]] = []
         defended = self._defended(moment, y, s) if can else moment
-        for rolled, damage, q in self._law(x, situation):
+        blows = self.blows[-1]
+        for rolled, damage, q in self.laws[x, situation]:
             mass = p * q
             after = list(taken)
             if damage:
-                blow = self.blows.setdefault((x, s, taken[x], taken[y]), {})
-                blow[damage] = blow.get(damage, Fraction(0)) + mass
+                blow = blows.setdefault((x, s, taken[x], taken[y]), {})
+                blow[damage] = blow.get(damage, 0) + mass
                 after[y] += damage
                 if after[y] >= self.most[y]:
                     continue  # down whatever its hit points: the fight is over
@@ -310,30 +329,21 @@ class Second:
             moment.winner, (plans[0], plans[1]), (used[0], used[1]), (maneuver[0], maneuver[1])
         )
 
-    def _law(self, x: int, situation: Situation) -> tuple[tuple[bool, int, Fraction], ...]:
-        """``x``'s attack on the other by its law: (defense rolled, damage, chance)."""
-        key = (x, situation)
-        found = self._laws.get(key)
-        if found is None:
-            me, them = self.duel.duelists[x], self.duel.duelists[1 - x]
-            law = distribution(me.stats, them.stats, situation).map(
-                lambda r: (r.defense_rolled, r.damage)
-            )
-            found = self._laws[key] = tuple((rolled, d, q) for (rolled, d), q in law)
-        return found
+    def _read(self, x: int, situation: Situation) -> Distribution[tuple[bool, int]]:
+        """``x``'s attack on the other by its law: (defense rolled, damage)."""
+        me, them = self.duel.duelists[x], self.duel.duelists[1 - x]
+        return distribution(me.stats, them.stats, situation).map(
+            lambda r: (r.defense_rolled, r.damage)
+        )
 
 
-def _new_segment(particles: dict[Particle, Fraction]) -> dict[Particle, Fraction]:
+def _new_segment(particles: dict[Particle, int]) -> dict[Particle, int]:
     """The particles as a segment starts: no defensive action used in it yet."""
-    fresh: dict[Particle, Fraction] = {}
+    fresh: dict[Particle, int] = {}
     for (moment, d0, d1), p in particles.items():
         key = (moment._replace(used=(0, 0)), d0, d1)
-        fresh[key] = fresh.get(key, Fraction(0)) + p
+        fresh[key] = fresh.get(key, 0) + p
     return fresh
-
-
-def _whole(p: Fraction, denominator: int) -> int:
-    return p.numerator * (denominator // p.denominator)
 
 
 def duel(scenario: Scenario) -> Duel:
