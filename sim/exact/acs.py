@@ -237,8 +237,8 @@ class Second:
         blows: dict[tuple[int, int, int, int], dict[int, int]] = {}
         for k, turn in enumerate(self.blows, start=1):
             later = self.scale ** (turns - k)
-            for key, law in turn.items():
-                into = blows.setdefault(key, {})
+            for where, law in turn.items():
+                into = blows.setdefault(where, {})
                 for d, w in law.items():
                     into[d] = into.get(d, 0) + w * later
         return SecondTable(
