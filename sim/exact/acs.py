@@ -1,0 +1,392 @@
+"""The exact ACS duel: a chain over seconds, each second's law from the rules' own functions.
+
+A duel of two percentile combatants who stand in reach of each other and attack on every action
+is, at each second's boundary, nothing but their hit points (and, before the first second,
+whether either starts with an attack ready and aimed: prepared ambition). A second (ACS
+"Listing a combat order", as :mod:`sim.rules.acs.clock` plays it): the plan of the second, the
+ambition order and both combatants' action segments, by its exact law
+(:func:`~sim.rules.acs.second.second_law`); the ambition winner's free action on segment 1 before
+anyone; then segment by segment, the higher in ambition first, each action an attack whose law is
+:func:`~sim.rules.acs.percentile.distribution` (the law of the ``resolve`` the clock calls). A
+defense rolled uses one of the defender's defensive actions of the segment and may cost it its
+action there (:func:`~sim.rules.acs.defenses.costs_action`), which slides, becomes a defensive
+maneuver or is gone (:func:`~sim.rules.acs.defenses.lost_action`). What the chain does itself is
+the clock's order of a second's actions and its count of defensive actions (the clock keeps them
+in its processes, so there is no function to call).
+
+Speed: a second does not depend on the hit points until someone falls, and damage only adds up.
+So the second is played once, for every plan at once, over the damage each combatant has taken
+so far (not the hit points): the law of the damage taken by the second's end, and, for every
+attack that deals damage, the damage both had taken before it. The law of a second from any hit
+points is then read off those two tables (:class:`SecondTable`): nobody falls when the damage at
+the end is below both hit points; the first blow that reaches a combatant's hit points ends the
+fight. The tables are built once per kind of second (the first, with prepared ambition, and the
+others).
+
+A fight any other way (named actions, multi-segment attacks, readying, movement, a hybrid
+resolution, more than two combatants) is not a chain here: :func:`duel` raises
+:class:`NotExact` saying why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import NamedTuple
+
+from sim.engine.dice import DiceExpr
+from sim.engine.distribution import Distribution
+from sim.exact.chain import Ending
+from sim.exact.errors import NotExact
+from sim.exact.weights import Weights
+from sim.rules.acs.action_dice import SEGMENTS
+from sim.rules.acs.defenses import costs_action, lost_action
+from sim.rules.acs.fighter import Timing
+from sim.rules.acs.models import AcsClockOptions
+from sim.rules.acs.percentile import PLAIN, PercentileStats, Situation, damage_law, distribution
+from sim.rules.acs.second import Contender, second_law
+from sim.rules.acs.system import AcsPrepared
+from sim.scenario.schema import Scenario
+
+
+class AcsState(NamedTuple):
+    """A duel at a second's boundary: both hit points, and whether this is the first second."""
+
+    hp0: int
+    hp1: int
+    first: bool
+
+
+class Moment(NamedTuple):
+    """The clock inside a second, as far as what is left of the second goes.
+
+    ``plans``: each combatant's action segments still to come; ``used``: the defensive actions
+    each has used in the current segment; ``maneuver``: each is on a defensive maneuver.
+    """
+
+    winner: int
+    plans: tuple[tuple[int, ...], tuple[int, ...]]
+    used: tuple[int, int]
+    maneuver: tuple[bool, bool]
+
+
+#: A particle of the second: the clock's moment and the damage each combatant has taken.
+Particle = tuple[Moment, int, int]
+
+
+@dataclass(frozen=True)
+class Duelist:
+    """One duellist as the chain sees it: its clock stats and its percentile stats."""
+
+    name: str
+    timing: Timing
+    stats: PercentileStats
+
+
+@dataclass(frozen=True)
+class SecondTable:
+    """What one second does, over the damage taken (not the hit points): see the module.
+
+    Attributes:
+        ends: the law of the damage both have taken by the second's end, ``(d0, d1)``, as
+            integer weights over ``denominator`` (a combatant who took its most hit points or
+            more is left out: it is down whatever its hit points).
+        blows: for each attack that dealt damage, by ``(attacker, segment, its damage taken,
+            the target's damage taken before the blow)``, the weight of each amount dealt.
+        denominator: the common denominator of every weight.
+    """
+
+    ends: tuple[tuple[tuple[int, int], int], ...]
+    blows: dict[tuple[int, int, int, int], dict[int, int]]
+    denominator: int
+
+    @cached_property
+    def reaches(self) -> dict[tuple[int, int, int], tuple[int, ...]]:
+        """By ``(attacker, segment, its damage taken)``: for each target hit points ``h``, the
+        weight of a blow that takes the target from below ``h`` to ``h`` or more (index ``h``).
+        """
+        top = 1 + max((dy + d for (_, _, _, dy), law in self.blows.items() for d in law), default=0)
+        table: dict[tuple[int, int, int], list[int]] = {}
+        for (x, s, dx, dy), law in self.blows.items():
+            row = table.setdefault((x, s, dx), [0] * (top + 1))
+            for d, w in law.items():
+                for h in range(dy + 1, min(dy + d, top) + 1):
+                    row[h] += w
+        return {key: tuple(row) for key, row in table.items()}
+
+
+@dataclass(frozen=True)
+class Duel:
+    """An ACS duel ready for the chain: the start's law and a second's law.
+
+    Attributes:
+        duelists: the two duellists, side 0 then side 1.
+        hp: each one's hit point roll.
+        options: the clock's rule options.
+        steps: the seconds the time limit allows.
+    """
+
+    duelists: tuple[Duelist, Duelist]
+    hp: tuple[DiceExpr, DiceExpr]
+    options: AcsClockOptions
+    steps: int
+
+    #: Game seconds of one step (a second).
+    step_s = Fraction(1)
+
+    @property
+    def prepared(self) -> bool:
+        """Whether either starts with an attack ready and aimed (its first second differs)."""
+        return any(d.timing.prepared for d in self.duelists)
+
+    def estimate(self) -> int:
+        """The number of live states the chain may meet (every pair of hit points)."""
+        spans = [h.maximum + 1 for h in self.hp]
+        return spans[0] * spans[1] * (2 if self.prepared else 1)
+
+    def start(self) -> Distribution[AcsState | Ending]:
+        """The law of the first second's state: both hit point rolls (in scenario order)."""
+        first, second = damage_law(self.hp[0]), damage_law(self.hp[1])
+        return first.bind(lambda a: second.map(lambda b: AcsState(a, b, self.prepared)))
+
+    def timeout(self, state: AcsState) -> Ending:
+        """Both still standing at the time limit: a draw."""
+        return Ending(None, "time_limit", (1, 1), (state.hp0, state.hp1))
+
+    def step(self, state: AcsState) -> Weights[AcsState | Ending]:
+        """The law of what one second leaves: a state, or the fight's ending."""
+        table = self.tables[state.first]
+        hp = (state.hp0, state.hp1)
+        weighted: list[tuple[AcsState | Ending, int]] = [
+            (AcsState(hp[0] - d0, hp[1] - d1, False), w)
+            for (d0, d1), w in table.ends
+            if d0 < hp[0] and d1 < hp[1]
+        ]
+        for (x, s, dx), reach in table.reaches.items():
+            y = 1 - x
+            if dx >= hp[x] or hp[y] >= len(reach) or not reach[hp[y]]:
+                continue
+            left = [0, 0]
+            left[x] = hp[x] - dx
+            survivors = (1, 0) if x == 0 else (0, 1)
+            ending = Ending(x, "victory", survivors, (left[0], left[1]), s, SEGMENTS)
+            weighted.append((ending, reach[hp[y]]))
+        shared = math.gcd(table.denominator, *(w for _, w in weighted))
+        return Weights(table.denominator // shared, tuple((o, w // shared) for o, w in weighted))
+
+    @cached_property
+    def tables(self) -> tuple[SecondTable, SecondTable]:
+        """The second's tables: a later second's, then the first's (prepared ambition)."""
+        later = self._table(first=False)
+        return later, (self._table(first=True) if self.prepared else later)
+
+    def _table(self, first: bool) -> SecondTable:
+        return Second(self, first).table()
+
+
+class Second:
+    """One second played over the damage taken, for every plan at once (see the module)."""
+
+    def __init__(self, duel: Duel, first: bool) -> None:
+        self.duel = duel
+        options = duel.options
+        self.options = options
+        self.most = (duel.hp[0].maximum, duel.hp[1].maximum)
+        self.limits = tuple(
+            d.timing.actions for d in duel.duelists
+        )
+        self.extra = 1 if options.winner_extra_defense else 0
+        contenders = [
+            Contender.of(d.timing, first and d.timing.prepared, options) for d in duel.duelists
+        ]
+        self.plans = Weights.of(second_law(contenders, options.duplicates))
+        # Every attack's law over one denominator, so that every particle has the same one.
+        laws = {
+            (x, situation): Weights.of(self._read(x, situation))
+            for x in (0, 1)
+            for situation in (*PLAIN, *(Situation(can, maneuver=True) for can in (False, True)))
+        }
+        self.scale = math.lcm(*(law.denominator for law in laws.values()))
+        self.laws = {
+            key: tuple((rolled, d, w * (self.scale // law.denominator)) for (rolled, d), w in law.pairs)
+            for key, law in laws.items()
+        }
+        #: The blows of each turn (a turn multiplies every particle's denominator by ``scale``).
+        self.blows: list[dict[tuple[int, int, int, int], dict[int, int]]] = []
+
+    def table(self) -> SecondTable:
+        """Play the second: every segment of every plan, the free action first."""
+        particles: dict[Particle, int] = {}
+        for plan, p in self.plans.pairs:
+            segments = (plan.segments[0], plan.segments[1])
+            key = (Moment(plan.order[0], segments, (0, 0), (False, False)), 0, 0)
+            particles[key] = particles.get(key, 0) + p
+        for s in range(1, SEGMENTS + 1):
+            particles = _new_segment(particles)
+            if s == 1 and self.options.winner_free_action:
+                particles = self._turn(particles, s, free=True)
+            while any(self._actor(m, s) is not None for m, _, _ in particles):
+                particles = self._turn(particles, s, free=False)
+        ends: dict[tuple[int, int], int] = {}
+        for (_, d0, d1), p in particles.items():
+            ends[(d0, d1)] = ends.get((d0, d1), 0) + p
+        turns = len(self.blows)
+        blows: dict[tuple[int, int, int, int], dict[int, int]] = {}
+        for k, turn in enumerate(self.blows, start=1):
+            later = self.scale ** (turns - k)
+            for where, law in turn.items():
+                into = blows.setdefault(where, {})
+                for d, w in law.items():
+                    into[d] = into.get(d, 0) + w * later
+        return SecondTable(
+            ends=tuple(ends.items()),
+            blows=blows,
+            denominator=self.plans.denominator * self.scale**turns,
+        )
+
+    def _actor(self, moment: Moment, s: int) -> int | None:
+        """Who acts next on segment ``s``: the higher in ambition first (None: nobody)."""
+        w = moment.winner
+        for x in (w, 1 - w):
+            plan = moment.plans[x]
+            if plan and plan[0] == s:
+                return x
+        return None
+
+    def _turn(self, particles: dict[Particle, int], s: int, free: bool) -> dict[Particle, int]:
+        """Every particle's next action on segment ``s`` (the winner's free one if ``free``).
+
+        A particle with no action left on ``s`` stays as it is (its weight times ``scale``).
+        """
+        after: dict[Particle, int] = {}
+        self.blows.append({})
+        scale = self.scale
+        for (moment, d0, d1), p in particles.items():
+            x = moment.winner if free else self._actor(moment, s)
+            if x is None:
+                after[(moment, d0, d1)] = after.get((moment, d0, d1), 0) + p * scale
+                continue
+            if not free:
+                plans = list(moment.plans)
+                plans[x] = plans[x][1:]
+                moment = moment._replace(plans=(plans[0], plans[1]))
+            for (later, e0, e1), q in self._attack(moment, x, s, (d0, d1), p):
+                key = (later, e0, e1)
+                after[key] = after.get(key, 0) + q
+        return after
+
+    def _attack(
+        self, moment: Moment, x: int, s: int, taken: tuple[int, int], p: int
+    ) -> list[tuple[Particle, int]]:
+        """``x`` attacks the other on segment ``s``: the law of the particle after it."""
+        y = 1 - x
+        can = self._can_defend(moment, y, s)
+        situation = Situation(can, maneuver=True) if moment.maneuver[y] else PLAIN[can]
+        out: list[tuple[Particle, int]] = []
+        defended = self._defended(moment, y, s) if can else moment
+        blows = self.blows[-1]
+        for rolled, damage, q in self.laws[x, situation]:
+            mass = p * q
+            after = list(taken)
+            if damage:
+                blow = blows.setdefault((x, s, taken[x], taken[y]), {})
+                blow[damage] = blow.get(damage, 0) + mass
+                after[y] += damage
+                if after[y] >= self.most[y]:
+                    continue  # down whatever its hit points: the fight is over
+            out.append(((defended if rolled else moment, after[0], after[1]), mass))
+        return out
+
+    def _can_defend(self, moment: Moment, y: int, s: int) -> bool:
+        """Whether ``y`` has a defensive action left on segment ``s`` and wants to use it."""
+        timing = self.duel.duelists[y].timing
+        if timing.defend == "never":
+            return False
+        if moment.used[y] >= self.limits[y] + (self.extra if moment.winner == y else 0):
+            return False
+        plan = moment.plans[y]
+        return not (timing.defend == "keep_actions" and plan and plan[0] == s)
+
+    def _defended(self, moment: Moment, y: int, s: int) -> Moment:
+        """The moment after ``y`` rolled a defense on ``s``: its action there lost, maybe."""
+        used = list(moment.used)
+        used[y] += 1
+        plans = list(moment.plans)
+        maneuver = list(moment.maneuver)
+        plan = plans[y]
+        if costs_action(plan, s, self.options.defense_costs_action):
+            rest = plan[1:]
+            lost = lost_action(rest, s, self.options.lost_action, maneuver[y])
+            if lost.maneuver:
+                maneuver[y] = True
+            elif lost.moved_to is not None:
+                rest = tuple(sorted((*rest, lost.moved_to)))
+            plans[y] = rest
+        return Moment(
+            moment.winner, (plans[0], plans[1]), (used[0], used[1]), (maneuver[0], maneuver[1])
+        )
+
+    def _read(self, x: int, situation: Situation) -> Distribution[tuple[bool, int]]:
+        """``x``'s attack on the other by its law: (defense rolled, damage)."""
+        me, them = self.duel.duelists[x], self.duel.duelists[1 - x]
+        return distribution(me.stats, them.stats, situation).map(
+            lambda r: (r.defense_rolled, r.damage)
+        )
+
+
+def _new_segment(particles: dict[Particle, int]) -> dict[Particle, int]:
+    """The particles as a segment starts: no defensive action used in it yet."""
+    fresh: dict[Particle, int] = {}
+    for (moment, d0, d1), p in particles.items():
+        key = (moment._replace(used=(0, 0)), d0, d1)
+        fresh[key] = fresh.get(key, 0) + p
+    return fresh
+
+
+def duel(scenario: Scenario) -> Duel:
+    """The scenario as an exact ACS duel.
+
+    Raises:
+        NotExact: the scenario is not a duel the chain plays (says why).
+    """
+    prepared = scenario.system.prepare(scenario)
+    if not isinstance(prepared, AcsPrepared):
+        raise NotExact("not an ACS scenario")
+    options = prepared.options
+    if options.resolution != "percentile":
+        raise NotExact(
+            f"the ACS chain plays the percentile resolution, not the hybrid {options.resolution!r}"
+        )
+    roster = prepared.roster
+    if len(roster) != 2 or {entry.side for entry in roster} != {0, 1}:
+        raise NotExact("the ACS chain plays a duel: one combatant on each of two sides")
+    if prepared.space is not None:
+        raise NotExact("the ACS chain plays duellists in reach who do not move")
+    for entry in roster:
+        _check(entry.name, entry.timing, entry.hp)
+    a, b = (Duelist(entry.name, entry.timing, entry.stats) for entry in roster)
+    return Duel(
+        duelists=(a, b),
+        hp=(roster[0].hp, roster[1].hp),
+        options=options,
+        steps=int(scenario.time_limit_s + 1e-9),
+    )
+
+
+def _check(name: str, timing: Timing, hp: DiceExpr) -> None:
+    """Refuse what the duel chain does not play: named actions, long attacks, readying."""
+    if timing.specials:
+        raise NotExact(f"{name} has named actions (the ACS chain plays plain attacks)")
+    if timing.attack_segments != 1:
+        raise NotExact(f"{name}'s attack takes several segments (the ACS chain plays one)")
+    if timing.ready_last_action:
+        raise NotExact(f"{name} readies its last action (the ACS chain plays attacks only)")
+    if hp.minimum < 1:
+        raise NotExact(f"{name} may start without hit points")
+
+
+#: What the exact engine calls to build this rule system's chain.
+BUILD: Callable[[Scenario], Duel] = duel
