@@ -57,13 +57,10 @@ def tiny(a: dict, b: dict, options: dict | None = None, time_limit: int = 1) -> 
 
 TINY = {
     # Both roll a d4 for their one action (segments 7 to 10): the same segment often, so the
-    # lower in ambition often loses its action to a defense and slides it; two seconds.
-    "giants' d4 actions, slides, two seconds": (
-        tiny(
-            fighter("A", size="giant", ambition_bonus=12),
-            fighter("B", size="giant"),
-            time_limit=2,
-        ),
+    # lower in ambition often loses its action to a defense and slides it (one second: two
+    # seconds over every die take the brute force minutes).
+    "giants' d4 actions, slides": (
+        tiny(fighter("A", size="giant", ambition_bonus=12), fighter("B", size="giant")),
         {100: HALVES, 12: ONE_ORDER},
     ),
     # A's free action and its action on segment 1 (a d10) meet B's one defensive action there
