@@ -652,6 +652,18 @@ def _p3_matchup(
 # -- ACS percentile --------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
+def acs_law(
+    a: PercentileStats, d: PercentileStats, situation: Situation
+) -> Distribution[PercentileResult]:
+    """The percentile ``distribution`` of one attack, kept (inputs and laws are frozen values).
+
+    Its stakes (the defender's hit points) do not enter it: every state of a matchup, and every
+    pair of combatants with the same values, shares one law.
+    """
+    return percentile_law(a, d, situation)
+
+
 def _percentile(scenario: Scenario) -> tuple[Matchup, ...]:
     stats = cast(list[PercentileStats], _clock_stats(scenario))
     sides: list[Side] = []
@@ -683,7 +695,7 @@ def _percentile_matchup(
     exchange = (a, d, situation)
 
     def law(stakes: Hashable) -> Distribution[PercentileResult]:
-        return percentile_law(a, d, situation)
+        return acs_law(a, d, situation)
 
     def after(s: HpStakes, r: PercentileResult) -> HpStakes:
         left = s.hp - r.damage
@@ -691,7 +703,7 @@ def _percentile_matchup(
 
     def step(stakes: Hashable) -> Distribution[HpStakes]:
         s = cast(HpStakes, stakes)
-        return percentile_law(a, d, situation).map(lambda r: after(s, r))
+        return acs_law(a, d, situation).map(lambda r: after(s, r))
 
     def start() -> Distribution[HpStakes]:
         return defender.hp.map(lambda hp: HpStakes(hp))
