@@ -33,6 +33,7 @@ import pyarrow.parquet as pq
 
 from sim.run.api import Execution, RunResult, Storage, simulate
 from sim.run.files import write_text
+from sim.run.outdir import FolderLock, claim
 from sim.run.store import (
     FORMAT,
     JOB,
@@ -157,8 +158,12 @@ def open_job(
 ) -> dict[str, Any]:
     """Check a job's folder before anything in it is trusted; write the job's manifest.
 
+    The folder is claimed and locked as ``run --out`` does it (:func:`~sim.run.outdir.claim`,
+    :class:`~sim.run.outdir.FolderLock`), and made if missing: a command holds its lock for
+    the whole job already, a caller of the Python API gets the same checks here.
+
     Args:
-        folder: the job's results folder (its lock already held).
+        folder: the job's results folder.
         manifest: what the job is (kind, scenarios' digests, seed, runs, ...), JSON-ready.
         planned: how many combats the job plays in all (at most, for ``--precision``).
         resume: continue the job on disk (its manifest must be this one).
@@ -169,6 +174,14 @@ def open_job(
         StoreDamaged: resuming, and the folder holds runs but no readable manifest.
     """
     folder = Path(folder)
+    claim(folder, force)
+    with FolderLock(folder):
+        return _open_job(folder, manifest, planned, resume, force)
+
+
+def _open_job(
+    folder: Path, manifest: dict[str, Any], planned: int, resume: bool, force: bool
+) -> dict[str, Any]:
     path = folder / JOB
     wanted = {"format": JOB_FORMAT, **json_ready(manifest)}
     found = _read(path)

@@ -97,7 +97,7 @@ def test_a_cancel_stops_the_run_with_what_finished(scenario, reference, tmp_path
     with pytest.raises(RunInterrupted) as stopped:
         simulate(
             scenario,
-            runs=20_000,
+            runs=4_000,
             seed=4,
             execution=Execution(workers=workers, chunk_size=100),
             storage=Storage(out=out),
@@ -105,12 +105,12 @@ def test_a_cancel_stops_the_run_with_what_finished(scenario, reference, tmp_path
             cancel=cancel,
         )
     kept = stopped.value.result
-    assert 200 <= kept.runs < 20_000
-    assert stopped.value.total == 20_000
+    assert 200 <= kept.runs < 4_000
+    assert stopped.value.total == 4_000
     # What was kept is resumable, and the finished run is the uninterrupted one.
     finished = simulate(
         scenario,
-        runs=20_000,
+        runs=4_000,
         seed=4,
         execution=Execution(workers=workers),
         storage=Storage(out=out, resume=True),
