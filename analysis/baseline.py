@@ -549,8 +549,8 @@ class CheckReport:
                 "interval": INTERVAL_METHOD,
                 "test": TEST_METHOD,
                 "correction": f"{CORRECTION_METHOD} over the {self.tests(VARIANTS)} tests of the "
-            f"base and the variants, and apart over the {self.tests(SECTIONS)} tests of the "
-            "sections' arms (sweep points, tournament cells, study arms)",
+                f"base and the variants, and apart over the {self.tests(SECTIONS)} tests of the "
+                "sections' arms (sweep points, tournament cells, study arms)",
             },
             "scenarios": [
                 {

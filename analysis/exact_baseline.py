@@ -96,8 +96,11 @@ class ExactCheckRow:
         return self.current_rate - float(self.baseline)
 
     def judged(self, alpha: float, min_change: float) -> ExactCheckRow:
-        """The row with its verdict: exact rows moved when the rate differs at all (and by at
-        least ``min_change``); sampled ones when the Holm-corrected test rejects at ``alpha``."""
+        """The row with its verdict (``moved``).
+
+        An exact row moved when the rate differs at all (and by at least ``min_change``); a
+        sampled one when its Holm-corrected test rejects at ``alpha``.
+        """
         if self.current is not None:
             moved = self.current != self.baseline
         else:
@@ -120,8 +123,11 @@ class ExactCheckRow:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """A sampled row's keys (:meth:`analysis.baseline.CheckRow.to_dict`), the method and the
-        fractions; what has no meaning without combats is None."""
+        """A sampled row's keys, the method and the fractions.
+
+        The keys of :meth:`analysis.baseline.CheckRow.to_dict`; what has no meaning without
+        combats is None.
+        """
         exact = self.current is not None
         d = self.difference
         return {
@@ -172,8 +178,10 @@ def tested_rows(
     winners: list[str],
     reason: str,
 ) -> list[ExactCheckRow]:
-    """The rows of an exactly recorded arm sampled now: each side's wins tested against its
-    recorded rate (p-values not yet corrected)."""
+    """The rows of an exactly recorded arm sampled now.
+
+    Each side's wins are tested against its recorded rate (p-values not yet corrected).
+    """
     runs = len(winners)
     rows = []
     for side, then in recorded.items():

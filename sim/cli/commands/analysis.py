@@ -22,6 +22,7 @@ from rich.table import Table
 
 from analysis.balance import find_balance
 from analysis.charts import draw_results
+from analysis.exact_balance import exact_balance, render_exact_balance
 from analysis.report import write_report
 from analysis.rerun import replay_report as rerun_report
 from analysis.results import read_results
@@ -42,11 +43,15 @@ from sim.cli.app import (
     scenario_argument,
     seed_option,
 )
+from sim.cli.commands.method_option import method_option, sampled_only
+from sim.exact.chain import TooManyStates
+from sim.exact.errors import NotExact
 from sim.rules import wording
 from sim.rules.wording import counted
 from sim.run.choices import Execution
 from sim.run.outdir import own_folder
 from sim.run.summary import round_length_s
+from sim.scenario.loader import load_scenario
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
 
@@ -120,7 +125,11 @@ def sweep(
         else:
             with _progress(len(plan.points), quiet=quiet) as advance:
                 result = run_sweep(
-                    plan, seed=seed, detail=detail, on_point=advance, execution=execution,
+                    plan,
+                    seed=seed,
+                    detail=detail,
+                    on_point=advance,
+                    execution=execution,
                     **stream,
                 )
         written = result.save(out, csv=csv)
@@ -278,9 +287,7 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     metavar="LOW HIGH",
     help="Where to search (default: the scenario's sweep of PATH, else half to twice its value).",
 )
-@click.option(
-    "--points", type=Whole(3, 50), default=9, show_default=True, help="Values per grid."
-)
+@click.option("--points", type=Whole(3, 50), default=9, show_default=True, help="Values per grid.")
 @click.option(
     "--runs",
     type=Whole(20, 10**8),
@@ -307,6 +314,7 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
 )
 @json_option("Print the answer as one JSON object.")
 @force_option
+@method_option
 @engine_options
 @handles_bad_input
 def balance(
@@ -323,6 +331,7 @@ def balance(
     out: Path | None,
     as_json: bool,
     force: bool,
+    method: str,
     execution: Execution,
     quiet: bool,
 ) -> None:
@@ -331,8 +340,26 @@ def balance(
     Locates the crossing on a coarse grid, then measures it on a finer one with more combats
     (the same seeds at every value), fits a logistic curve with a cluster-robust covariance and
     gives Fieller's 95% interval. Exit code 1 when the target is not crossed in the range.
+    With --method exact (or auto, when every value probed has a chain) each value is solved
+    instead, and the crossing is bracketed by exact win rates.
     """
     low, high = search if search else (None, None)
+    flags = {"--out": out is not None, "--refine-runs": refine_runs is not None}
+    if not sampled_only(method, flags):
+        asked = {"low": _whole(low), "high": _whole(high), "points": points, "label": label}
+        try:
+            exact, why = exact_balance(
+                load_scenario(scenario), path, target, side, method=method, **asked
+            )
+        except (NotExact, TooManyStates) as refused:
+            raise click.ClickException(f"{scenario}: no exact answer: {refused}") from None
+        if exact is not None:
+            if as_json:
+                click.echo(json.dumps(exact.to_dict()))
+            else:
+                render_exact_balance(exact, click.echo)
+            return
+        click.echo(f"method: sample ({why})", err=True)
     # --out is claimed and locked before playing: refused at once if it cannot be written.
     with own_folder(out, force) if out is not None else nullcontext():
         result = find_balance(

@@ -150,9 +150,7 @@ def compare(
         raise click.UsageError("--resume needs --out DIR, the folder of the comparison to finish")
     flags = {"--runs": runs is not None, "--precision": precision is not None}
     flags |= {"--out": out is not None, "--resume": resume}
-    if not sampled_only(method, flags) and _compared_exactly(
-        scenarios, variants, method, as_json
-    ):
+    if not sampled_only(method, flags) and _compared_exactly(scenarios, variants, method, as_json):
         return
     on_batch = batch_echo(as_json) if precision is not None else None
     streamed: dict[str, Any] = {}
@@ -250,8 +248,9 @@ def baseline(
             raise click.ClickException(f"{scenario}: no exact answer: {refused}") from None
         if method != "sample":
             exact = [name for name, arm in recorded["variants"].items() if "winners" not in arm]
-            click.echo(f"method: exact for {len(exact)} of {len(recorded['variants'])} arms "
-                       f"({', '.join(exact) or 'none'}), sample for the others", err=True)  # fmt: skip
+            shown = ", ".join(exact) or "none"
+            arms = len(recorded["variants"])
+            click.echo(f"method: exact for {len(exact)} of {arms} arms ({shown})", err=True)
         path = write_baseline(recorded, out or baseline_path(scenario))
         written[str(path)] = recorded
         if not as_json:
