@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from analysis.balance import (
@@ -231,7 +232,7 @@ def _straddle(probes: list[Probe], goal: Fraction) -> tuple[Probe, Probe] | None
     for p in probes:
         if p.rate == goal:
             return p, p
-    for a, b in zip(probes, probes[1:], strict=False):
+    for a, b in pairwise(probes):
         if _side_of(a, goal) * _side_of(b, goal) < 0:
             return a, b
     return None
