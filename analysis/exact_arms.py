@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -35,6 +35,9 @@ from sim.exact.errors import NotExact
 from sim.exact.fight import chain_for
 from sim.run.exact import METHODS, choose_method, exact_summary
 from sim.scenario.schema import Scenario
+
+if TYPE_CHECKING:
+    from analysis.sweep import SweepPlan
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,75 @@ def exact_comparison(
     return ExactComparison(name, answers, wins), ""
 
 
+def exact_sweep(plan: SweepPlan, method: str) -> tuple[dict[str, Any] | None, str]:
+    """A sweep answered exactly (every point solved as a chain), or None and why it samples.
+
+    The summary has a sampled sweep's keys (:attr:`analysis.sweep.SweepResult.summary`), each
+    point's summary an exact run's, with ``"method": "exact"`` and no seed, runs or first combat.
+
+    Raises:
+        NotExact, TooManyStates: under ``exact``, a point no chain plays or over the cap.
+    """
+    labels = plan.labels
+    named = {
+        ", ".join(f"{label}={v}" for label, v in zip(labels, point.settings, strict=True)): point
+        for point in plan.points
+    }
+    answers, why = all_exact({name: p.scenario for name, p in named.items()}, method, "point")
+    if answers is None:
+        return None, why
+    points = [
+        {
+            "point": point.index,
+            "values": {
+                p.label: p.column_value(v)
+                for p, v in zip(plan.parameters, point.settings, strict=True)
+            },
+            "summary": answer.summary,
+        }
+        for point, answer in zip(named.values(), answers, strict=True)
+    ]
+    summary = {
+        "kind": "sweep",
+        "scenario": plan.scenario.name,
+        "seed": None,
+        "runs": None,
+        "first_combat": None,
+        "parameters": [p.to_dict() for p in plan.parameters],
+        "points": points,
+        "method": "exact",
+    }
+    return summary, ""
+
+
+def render_exact_sweep(summary: dict[str, Any], console: Console | None = None) -> None:
+    """Print each point's exact win rates, draw rate and mean length."""
+    console = console or Console()
+    labels = [p["label"] for p in summary["parameters"]]
+    points = summary["points"]
+    sides = list(points[0]["summary"]["sides"]) if points else []
+    title = f"{summary['scenario']} — sweep of {len(points)} points, exact"
+    table = Table(title=escape(title), title_justify="left")
+    for name in ["point", *labels, *(f"{side} win rate" for side in sides), "draws", "mean s"]:
+        table.add_column(escape(name), justify="right")
+    for point in points:
+        run = point["summary"]
+        table.add_row(
+            str(point["point"]),
+            *(escape(str(point["values"][label])) for label in labels),
+            *(f"{run['sides'][side]['win_rate']:.2%}" for side in sides),
+            f"{run['draw_rate']:.2%}",
+            f"{run['mean_duration_s']:.2f}",
+        )
+    console.print(table)
+    states = max((p["summary"]["states"] for p in points), default=0)
+    console.print(
+        f"method: exact (every point solved as a chain, up to {states:,} states; no combat played)",
+        highlight=False,
+        markup=False,
+    )
+
+
 def render_exact_comparison(comparison: ExactComparison, console: Console | None = None) -> None:
     """Print each variant's exact difference in win rate, and whether it moved."""
     console = console or Console()
@@ -225,6 +297,8 @@ __all__ = [
     "arm_answer",
     "arm_answers",
     "exact_comparison",
+    "exact_sweep",
     "refusal",
     "render_exact_comparison",
+    "render_exact_sweep",
 ]

@@ -22,10 +22,10 @@ from analysis.baseline import (
     write_baseline,
 )
 from analysis.compare import compare, comparison_arms
-from analysis.exact_arms import arm_answer, exact_comparison
+from analysis.exact_arms import arm_answer, exact_comparison, exact_sweep
 from analysis.exact_balance import exact_balance
 from analysis.exact_tournament import exact_tournament
-from analysis.sweep import Parameter, plan_sweep
+from analysis.sweep import Parameter, plan_sweep, run_sweep
 from analysis.tournament import plan_tournament, run_tournament
 from sim.cli.app import cli
 from sim.exact.errors import NotExact
@@ -333,3 +333,43 @@ def test_tournament_cli_says_its_method(tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "method: exact" in shown.output and "solved exactly" in shown.output
     assert json.loads((out / "summary.json").read_text())["method"] == "exact"
+
+
+# -- sweep ------------------------------------------------------------------------------------
+
+
+def _swept(tmp_path: Path, movement: str = "hold") -> Path:
+    data = yaml.safe_load(_one_arm(tmp_path).read_text())
+    data["sides"][0]["combatants"][0]["tactics"]["declare"]["movement"] = movement
+    data["sweep"] = {"parameters": [{"path": BONUS, "values": [1, 3], "label": "bonus"}]}
+    return _write(tmp_path, data, f"sweep-{movement}.yaml")
+
+
+def test_exact_sweep_points_are_exact_fight_figures_and_sampling_agrees(tmp_path):
+    plan = plan_sweep(_swept(tmp_path), runs=400)
+    summary, why = exact_sweep(plan, "exact")
+    assert summary is not None and why == "" and summary["method"] == "exact"
+    sampled = run_sweep(plan, seed=6)
+    assert set(summary) - {"method"} == set(sampled.summary)
+    for point, played in zip(summary["points"], sampled.point_summaries, strict=True):
+        solution = exact_fight(plan.points[point["point"]].scenario).solution
+        won = solution.probability(lambda e: e.winner == 0)
+        assert point["summary"]["fractions"]["sides"]["soldier"]["win_rate"] == str(won)
+        p, got = float(won), played["summary"]["sides"]["soldier"]["win_rate"]
+        assert abs(got - p) <= 4 * math.sqrt(p * (1 - p) / 400)
+
+
+def test_sweep_auto_samples_when_a_point_has_no_chain_and_says_so(tmp_path):
+    path = _swept(tmp_path, "advance")
+    summary, why = exact_sweep(plan_sweep(path), "auto")
+    assert summary is None and why.startswith("point bonus=1") and "moves" in why
+    out = tmp_path / "o"
+    shown = CliRunner().invoke(
+        cli,
+        ["sweep", str(path), "--method", "auto", "--runs", "20", "--no-plots", "--out", str(out)],
+    )
+    assert shown.exit_code == 0 and "method: sample (--runs asks for combats)" in shown.stderr
+    exact = CliRunner().invoke(
+        cli, ["sweep", str(_swept(tmp_path)), "--method", "exact", "--out", str(tmp_path / "e")]
+    )
+    assert exact.exit_code == 0 and "method: exact" in exact.output

@@ -22,6 +22,7 @@ from rich.table import Table
 
 from analysis.balance import find_balance
 from analysis.charts import draw_results
+from analysis.exact_arms import exact_sweep, render_exact_sweep
 from analysis.exact_balance import exact_balance, render_exact_balance
 from analysis.report import write_report
 from analysis.rerun import replay_report as rerun_report
@@ -49,6 +50,7 @@ from sim.exact.errors import NotExact
 from sim.rules import wording
 from sim.rules.wording import counted
 from sim.run.choices import Execution
+from sim.run.files import write_text
 from sim.run.outdir import own_folder
 from sim.run.summary import round_length_s
 from sim.scenario.loader import load_scenario
@@ -73,6 +75,7 @@ results_argument = click.argument("results", type=click.Path(path_type=Path), me
 @resume_option("Finish the sweep in OUT: play only the chunks of its points not already there.")
 @force_option
 @precision_options
+@method_option
 @engine_options
 @handles_bad_input
 def sweep(
@@ -89,6 +92,7 @@ def sweep(
     precision: float | None,
     max_runs: int,
     batch: int,
+    method: str,
     execution: Execution,
     quiet: bool,
 ) -> None:
@@ -98,10 +102,16 @@ def sweep(
     its chunks in flight: the same command with --resume finishes it. Then saves one table for
     the whole sweep (outcomes.parquet, with a point column and one column per swept
     parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the charts into
-    OUT/plots. `combatsim report OUT` makes an HTML report of it.
+    OUT/plots. `combatsim report OUT` makes an HTML report of it. With --method exact (or
+    auto, when every point has a chain) each point is solved instead and OUT gets summary.json
+    only (no combats, tables or charts).
     """
     plan = plan_sweep(scenario, runs=runs)
     out = out if out is not None else Path(f"{scenario.stem}-sweep")
+    flags = {"--runs": runs is not None, "--precision": precision is not None}
+    flags |= {"--resume": resume, "--detail": detail, "--csv": csv}
+    if not sampled_only(method, flags) and _swept_exactly(plan, method, out, force, as_json):
+        return
     stream: dict[str, Any] = {"out": out, "resume": resume, "force": force}
     if precision is not None and (runs is not None or detail):
         raise click.UsageError(
@@ -143,6 +153,25 @@ def sweep(
     if ran is not None:
         click.echo(ran.describe())
     click.echo(f"saved {len(written)} files to {out}/")
+
+
+def _swept_exactly(plan: Any, method: str, out: Path, force: bool, as_json: bool) -> bool:
+    """Answer ``sweep --method exact|auto`` exactly where every point allows; False: sample."""
+    try:
+        summary, why = exact_sweep(plan, method)
+    except (NotExact, TooManyStates) as refused:
+        raise click.ClickException(f"{plan.scenario.file}: no exact answer: {refused}") from None
+    if summary is None:
+        click.echo(f"method: sample ({why})", err=True)
+        return False
+    with own_folder(out, force):
+        write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    if as_json:
+        click.echo(json.dumps({**summary, "out": str(out)}))
+        return True
+    render_exact_sweep(summary)
+    click.echo(f"saved summary.json to {out}/")
+    return True
 
 
 class _progress:
