@@ -531,7 +531,8 @@ class CheckReport:
     @property
     def moved(self) -> list[CheckRow | ExactCheckRow]:
         """The rows whose win rate moved."""
-        return [row for row in [*self.rows, *self.exact_rows] if row.moved]
+        exact: list[CheckRow | ExactCheckRow] = [row for row in self.exact_rows if row.moved]
+        return [row for row in self.rows if row.moved] + exact
 
     def tests(self, family: str) -> int:
         """How many tests of a family (:data:`VARIANTS` or :data:`SECTIONS`) the check ran."""
@@ -561,7 +562,8 @@ class CheckReport:
                     "seed": c.seed,
                     "changed_outcome": c.changed,
                     "notes": c.notes,
-                    "rows": [row.to_dict() for row in [*c.rows, *c.exact_rows]],
+                    "rows": [row.to_dict() for row in c.rows]
+                    + [row.to_dict() for row in c.exact_rows],
                 }
                 for c in self.checks
             ],
@@ -798,7 +800,7 @@ def check(
     # An exactly recorded arm sampled now is tested too, in its family's correction.
     tested = [row for c in checks for row in c.exact_rows if row.p_value is not None]
     p_values = [row.diff.p_value for row in rows] + [row.p_value or 0.0 for row in tested]
-    families = [row.family for row in [*rows, *tested]]
+    families = [row.family for row in rows] + [row.family for row in tested]
     adjusted: dict[int, float] = {}
     for family in (VARIANTS, SECTIONS):
         members = [i for i, kind in enumerate(families) if kind == family]
@@ -886,17 +888,17 @@ def render_check(report: CheckReport, console: Console | None = None) -> None:
         largest = max(differences, key=abs, default=None)
         p_holms = [r.diff.p_holm for r in c.rows]
         p_holms += [r.p_holm for r in c.exact_rows if r.p_holm is not None]
-        moved = [r for r in [*c.rows, *c.exact_rows] if r.moved]
-        solved = sum(r.current is not None for r in c.exact_rows)
-        tests = str(len(c.rows) + len(c.exact_rows) - solved)
+        moved = [r for r in c.rows if r.moved] + [r for r in c.exact_rows if r.moved]
+        exact_count = sum(r.current is not None for r in c.exact_rows)
+        tested = str(len(c.rows) + len(c.exact_rows) - exact_count)
         table.add_row(
             escape(Path(c.file).name),
             c.combats,
-            f"{tests} + {solved} exact" if solved else tests,
+            f"{tested} + {exact_count} exact" if exact_count else tested,
             str(sum(c.changed.values())),
             points(largest) if largest is not None else "–",
             p_text(min(p_holms, default=float("nan"))),
-            f"MOVED ({len(moved)})" if moved else "did not move" if solved else "unchanged",
+            f"MOVED ({len(moved)})" if moved else "did not move" if exact_count else "unchanged",
         )
     console.print(table)
     for c in report.checks:

@@ -129,6 +129,7 @@ class ExactCheckRow:
         combats is None.
         """
         exact = self.current is not None
+        change = None if self.current is None else str(self.current - self.baseline)
         d = self.difference
         return {
             "scenario": self.scenario,
@@ -151,7 +152,7 @@ class ExactCheckRow:
             "fractions": {
                 "baseline_win_rate": str(self.baseline),
                 "current_win_rate": str(self.current) if exact else None,
-                "difference": str(self.current - self.baseline) if exact else None,
+                "difference": change,
             },
         }
 

@@ -375,11 +375,11 @@ def balance(
     low, high = search if search else (None, None)
     flags = {"--out": out is not None, "--refine-runs": refine_runs is not None}
     if not sampled_only(method, flags):
-        asked = {"low": _whole(low), "high": _whole(high), "points": points, "label": label}
         try:
             exact, why = exact_balance(
-                load_scenario(scenario), path, target, side, method=method, **asked
-            )
+                load_scenario(scenario), path, target, side, low=_whole(low),
+                high=_whole(high), points=points, label=label, method=method,
+            )  # fmt: skip
         except (NotExact, TooManyStates) as refused:
             raise click.ClickException(f"{scenario}: no exact answer: {refused}") from None
         if exact is not None:

@@ -200,7 +200,7 @@ def render_tournament(result: Tournament, console: Console | None = None) -> Non
         table.add_row(escape(row + mark), *cells, f"{mix_rows[row]:.0%}")
     table.add_row(f"{blue} mix", *(f"{mix_columns[c]:.0%}" for c in result.columns), "")
     console.print(table)
-    if exact:
+    if isinstance(result, ExactTournament):
         _exact_lines(result, console)
         return
     lines = [
