@@ -25,6 +25,7 @@ import pandas as pd
 from analysis.exact_arms import ArmAnswer, all_exact
 from analysis.game import ALPHA, Bootstrap, DominanceTests, ExactSolution, eliminate, solve_exact
 from analysis.tournament import TournamentPlan
+from analysis.tournament_plot import plot_tournament, save_figure
 from analysis.tournament_result import PAYOFFS, Tournament
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
@@ -84,12 +85,16 @@ class ExactTournament(Tournament):
         return data
 
     def save(self, directory: str | Path, scenario: Any = None) -> list[Path]:
-        """Write ``matrix.parquet``/``.csv`` and ``summary.json`` (no cells: none was played)."""
+        """Write ``matrix.parquet``/``.csv``, ``summary.json`` and the chart.
+
+        No cells: none was played.
+        """
         out = Path(directory)
+        summary = self.to_dict()
         with FolderLock(out):
             written = save_frame(self.matrix_frame(), out, "matrix")
-            text = json.dumps(self.to_dict(), indent=2) + "\n"
-            written.append(write_text(out / "summary.json", text))
+            written.append(write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n"))
+            written += save_figure(plot_tournament(summary), out / "plots", "payoff")
         return written
 
 

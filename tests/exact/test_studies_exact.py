@@ -333,6 +333,10 @@ def test_tournament_cli_says_its_method(tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "method: exact" in shown.output and "solved exactly" in shown.output
     assert json.loads((out / "summary.json").read_text())["method"] == "exact"
+    assert (out / "plots" / "payoff.png").exists()
+    report = CliRunner().invoke(cli, ["report", str(out)])
+    assert report.exit_code == 0, report.output
+    assert "every pairing solved exactly" in (out / "report.html").read_text()
 
 
 # -- sweep ------------------------------------------------------------------------------------
