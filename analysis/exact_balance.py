@@ -207,8 +207,8 @@ def exact_balance(
             return None, why
         a, b = (a, probes[middle]) if _side_of(a, goal) != _side_of(probes[middle], goal) else (
             probes[middle], b)  # fmt: skip
-    if a.rate == goal:
-        b = a
+    if a.rate == goal or b.rate == goal:  # a value hits the target exactly
+        a = b = a if a.rate == goal else b
     ordered = [probes[v] for v in sorted(probes)]
     result = ExactBalance(
         scenario.name, path, label, side, target, a, b, integer, current, (low, high), locate,

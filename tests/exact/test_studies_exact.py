@@ -204,8 +204,13 @@ def _sampled_copy(tmp_path: Path) -> Path:
 
 def test_a_sampled_baseline_is_checked_as_before(tmp_path):
     path = _one_arm(tmp_path)
-    recorded = record_baseline(path, runs=50)
+    runs = 400
+    recorded = record_baseline(path, runs=runs, seed=8)
     assert "method" not in recorded and "winners" in recorded["variants"]["base"]
+    exact = record_baseline(path, method="exact")["variants"]["base"]["summary"]["fractions"]
+    for side, values in recorded["variants"]["base"]["summary"]["sides"].items():
+        p = float(Fraction(exact["sides"][side]["win_rate"]))
+        assert abs(values["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs), side
     write_baseline(recorded, baseline_path(path))
     report = check([path])
     assert len(report.rows) == 2 and not report.exact_rows and not report.moved
