@@ -535,8 +535,12 @@ class CheckReport:
         return [row for row in self.rows if row.moved] + exact
 
     def tests(self, family: str) -> int:
-        """How many tests of a family (:data:`VARIANTS` or :data:`SECTIONS`) the check ran."""
-        return sum(row.family == family for row in self.rows)
+        """How many tests of a family (:data:`VARIANTS` or :data:`SECTIONS`) the check ran.
+
+        An arm recorded exactly counts only when it was sampled now (solved, it is no test).
+        """
+        tested = sum(r.family == family and r.p_value is not None for r in self.exact_rows)
+        return sum(row.family == family for row in self.rows) + tested
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form."""
