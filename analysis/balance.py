@@ -477,13 +477,7 @@ def find_balance(
         BalanceError: the target is not crossed in the range, or the parameter is not a number.
     """
     scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
-    if not 0 < target < 1:
-        raise BalanceError(f"the target is a win rate strictly between 0 and 1, not {target}")
-    side = side or scenario.side_names[0]
-    if side not in scenario.side_names:
-        raise BalanceError(f"no side {side!r} (sides: {', '.join(scenario.side_names)})")
-    if points < 3:
-        raise BalanceError("at least 3 points per grid")
+    side = check_question(scenario, target, side, points)
     seed = scenario.seed if seed is None else seed
     refine_runs = refine_runs or 4 * runs
     label = label or _swept_label(scenario, path) or path
@@ -577,6 +571,22 @@ def find_balance(
     if value is not None and integer:
         result.nearest = _nearest(result, grid, current)
     return result
+
+
+def check_question(scenario: Scenario, target: float, side: str | None, points: int) -> str:
+    """The side whose win rate is asked about (default: the first), once the question is checked.
+
+    Raises:
+        BalanceError: a target that is no win rate, an unknown side, a grid under 3 points.
+    """
+    if not 0 < target < 1:
+        raise BalanceError(f"the target is a win rate strictly between 0 and 1, not {target}")
+    side = side or scenario.side_names[0]
+    if side not in scenario.side_names:
+        raise BalanceError(f"no side {side!r} (sides: {', '.join(scenario.side_names)})")
+    if points < 3:
+        raise BalanceError("at least 3 points per grid")
+    return side
 
 
 def _search_range(

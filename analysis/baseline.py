@@ -18,6 +18,10 @@ whole CI job has at most a 5% chance of a false alarm. The sections' arms are a 
 own, Holm-corrected together apart from the variants (so recording them changes no variant's
 verdict, and a whole check has at most 5% for each family). ``--min-change`` further ignores
 moves smaller than a given number of points.
+
+With ``method="auto"`` (``combatsim baseline --method auto``) an arm that a chain plays is
+recorded by its exact win rates instead of its combats, and ``check`` says whether it moved as
+a fact (:mod:`analysis.exact_baseline`); the other arms are recorded and checked as above.
 """
 
 from __future__ import annotations
@@ -52,6 +56,15 @@ from analysis.compare import (
     play_arms,
     play_range,
     points,
+)
+from analysis.exact_arms import ArmAnswer, arm_answer
+from analysis.exact_baseline import (
+    ExactCheckRow,
+    exact_record,
+    exact_rows,
+    is_exact,
+    recorded_rates,
+    tested_rows,
 )
 from analysis.sensitivity_plan import plan_study
 from analysis.sweep import plan_sweep
@@ -241,6 +254,7 @@ def record_baseline(
     seed: int | None = None,
     play: RangePlayer = play_range,
     section_runs: int | None = None,
+    method: str = "sample",
 ) -> dict[str, Any]:
     """Play a scenario, all its variants and its sections' arms; return the baseline to write.
 
@@ -251,9 +265,12 @@ def record_baseline(
         play: what plays a range of combats (a parallel runner can stand in).
         section_runs: combats of each sweep point, tournament cell and study arm (default:
             what its section plays).
+        method: ``sample`` (every arm by its combats), ``auto`` (an arm a chain plays by its
+            exact win rates, each arm decided on its own) or ``exact`` (every arm exactly).
 
     Raises:
         ScenarioError: the scenario cannot be used.
+        NotExact, TooManyStates: under ``exact``, an arm no chain plays or over the cap.
     """
     path = Path(scenario_path)
     scenario = load_scenario(path)
@@ -265,24 +282,33 @@ def record_baseline(
     for name, found in sections.items():
         chosen[name] = found.scenario
         counts[name] = section_runs or found.runs
-    played = _play_by_runs(chosen, counts, seed, play)
+    exact = _exact_arms(chosen, method)
+    played = _play_by_runs(
+        {name: arm for name, arm in chosen.items() if name not in exact}, counts, seed, play
+    )
     variants: dict[str, dict[str, Any]] = {}
     for name, arm in chosen.items():
-        rows = played[name]
-        summary = summarize(rows, scenario.side_names, scenario.name, seed)
-        for key in ("kind", "scenario", "seed", "runs"):
-            summary.pop(key)
         section = sections.get(name)
         variants[name] = {
             "overrides": variant_overrides(scenario, name) if section is None else arm.applied,
             "options": arm.option_values(),
             "fingerprint": fingerprint(arm),
             "values": flat_values(arm.data),
-            "summary": summary,
-            "winners": encode_winners(list(rows["winner"]), scenario.side_names),
         }
+        if name in exact:
+            variants[name] |= exact_record(exact[name])
+        else:
+            rows = played[name]
+            summary = summarize(rows, scenario.side_names, scenario.name, seed)
+            for key in ("kind", "scenario", "seed", "runs"):
+                summary.pop(key)
+            winners = encode_winners(list(rows["winner"]), scenario.side_names)
+            variants[name] |= {"summary": summary, "winners": winners}
         if section is not None:
-            variants[name] |= {"section": section.section, "runs": counts[name]}
+            variants[name]["section"] = section.section
+            if name not in exact:
+                variants[name]["runs"] = counts[name]
+    asked = {"method": method} if method != "sample" else {}
     return {
         "format": FORMAT,
         "scenario": scenario.name,
@@ -295,7 +321,16 @@ def record_baseline(
         "winners_encoding": "one byte per combat in combat order (side index, 255 = draw), "
         "zlib-compressed, base64",
         "variants": variants,
+        **asked,
     }
+
+
+def _exact_arms(chosen: dict[str, Scenario], method: str) -> dict[str, ArmAnswer]:
+    """The arms answered exactly under ``method`` (each arm on its own: none under sample)."""
+    if method == "sample":
+        return {}
+    answers = (arm_answer(name, arm, method) for name, arm in chosen.items())
+    return {answer.name: answer for answer in answers if answer.summary is not None}
 
 
 def write_baseline(baseline: dict[str, Any], path: str | Path) -> Path:
@@ -354,6 +389,12 @@ def read_baseline(path: str | Path) -> dict[str, Any]:
     if "base" not in variants:
         problems.append("variants.base")
     for name, arm in variants.items():
+        if isinstance(arm, dict) and is_exact(arm):
+            try:
+                recorded_rates(arm, tuple(sides))
+            except (KeyError, TypeError, ValueError, ZeroDivisionError):
+                problems.append(f"variants.{name}.summary.fractions (exact win rates)")
+            continue
         if not isinstance(arm, dict) or not isinstance(arm.get("winners"), str):
             problems.append(f"variants.{name}.winners")
             continue
@@ -449,15 +490,24 @@ class ScenarioCheck:
     changed: dict[str, int]
     notes: list[str] = field(default_factory=list)
     arm_runs: dict[str, int] = field(default_factory=dict)
+    #: The sides of the arms recorded exactly (:mod:`analysis.exact_baseline`).
+    exact_rows: list[ExactCheckRow] = field(default_factory=list)
 
     @property
     def combats(self) -> str:
-        """The combats replayed, in words: ``1000 × 5`` or ``1000 × 1 + 200 × 9``."""
+        """The combats replayed, in words: ``1000 × 5``, ``1000 × 1 + 200 × 9``, ``exact × 3``."""
         by_runs: dict[int, int] = {}
         for name in self.changed:
             count = self.arm_runs.get(name, self.runs)
             by_runs[count] = by_runs.get(count, 0) + 1
-        return " + ".join(f"{count} × {arms}" for count, arms in by_runs.items())
+        parts = [f"{count} × {arms}" for count, arms in by_runs.items()]
+        solved = {r.variant for r in self.exact_rows if r.current is not None}
+        sampled = {r.variant for r in self.exact_rows if r.current is None}
+        if sampled:
+            parts.append(f"{self.runs} × {len(sampled)}")
+        if solved:
+            parts.append(f"exact × {len(solved)}")
+        return " + ".join(parts)
 
 
 @dataclass
@@ -474,13 +524,23 @@ class CheckReport:
         return [row for check in self.checks for row in check.rows]
 
     @property
-    def moved(self) -> list[CheckRow]:
+    def exact_rows(self) -> list[ExactCheckRow]:
+        """Every side of every arm recorded exactly."""
+        return [row for check in self.checks for row in check.exact_rows]
+
+    @property
+    def moved(self) -> list[CheckRow | ExactCheckRow]:
         """The rows whose win rate moved."""
-        return [row for row in self.rows if row.moved]
+        exact: list[CheckRow | ExactCheckRow] = [row for row in self.exact_rows if row.moved]
+        return [row for row in self.rows if row.moved] + exact
 
     def tests(self, family: str) -> int:
-        """How many tests of a family (:data:`VARIANTS` or :data:`SECTIONS`) the check ran."""
-        return sum(row.family == family for row in self.rows)
+        """How many tests of a family (:data:`VARIANTS` or :data:`SECTIONS`) the check ran.
+
+        An arm recorded exactly counts only when it was sampled now (solved, it is no test).
+        """
+        tested = sum(r.family == family and r.p_value is not None for r in self.exact_rows)
+        return sum(row.family == family for row in self.rows) + tested
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form."""
@@ -494,8 +554,8 @@ class CheckReport:
                 "interval": INTERVAL_METHOD,
                 "test": TEST_METHOD,
                 "correction": f"{CORRECTION_METHOD} over the {self.tests(VARIANTS)} tests of the "
-            f"base and the variants, and apart over the {self.tests(SECTIONS)} tests of the "
-            "sections' arms (sweep points, tournament cells, study arms)",
+                f"base and the variants, and apart over the {self.tests(SECTIONS)} tests of the "
+                "sections' arms (sweep points, tournament cells, study arms)",
             },
             "scenarios": [
                 {
@@ -506,7 +566,8 @@ class CheckReport:
                     "seed": c.seed,
                     "changed_outcome": c.changed,
                     "notes": c.notes,
-                    "rows": [row.to_dict() for row in c.rows],
+                    "rows": [row.to_dict() for row in c.rows]
+                    + [row.to_dict() for row in c.exact_rows],
                 }
                 for c in self.checks
             ],
@@ -639,10 +700,13 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
     chosen |= {name: sections[name].scenario for name in kept if name in sections}
     runs, seed = int(baseline["runs"]), int(baseline["seed"])
     counts = {name: int(recorded[name].get("runs", runs)) for name in chosen}
+    exact = [name for name in chosen if is_exact(recorded[name])]
     # The recorded winners are read before anything is played: a damaged baseline (runs that do
     # not match its winners) is refused at once instead of playing its runs.
     recorded_winners = {}
     for name in chosen:
+        if name in exact:
+            continue
         try:
             then = decode_winners(recorded[name]["winners"], sides, counts[name])
         except (ValueError, zlib.error) as exc:
@@ -650,19 +714,36 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
         if then.size != counts[name]:
             raise BaselineError(f"{path}: {then.size} winners of {name} for {counts[name]} runs")
         recorded_winners[name] = then
-    tables = _play_by_runs(chosen, counts, seed, play)
+    solved = {name: arm_answer(name, chosen[name], "auto") for name in exact}
+    tables = _play_by_runs(
+        {name: arm for name, arm in chosen.items() if solved.get(name, _UNSOLVED).summary is None},
+        counts,
+        seed,
+        play,
+    )
     rows: list[CheckRow] = []
+    exact_checked: list[ExactCheckRow] = []
     changed: dict[str, int] = {}
     option_notes: dict[str, list[str]] = {}
     edited: dict[str, list[str]] = {}
+    where = (scenario.name, str(scenario_file))
     for name, arm in chosen.items():
-        then = recorded_winners[name]
-        now = tables[name]["winner"].to_numpy()
-        changed[name] = int(np.count_nonzero(then != now))
         family = SECTIONS if name in sections else VARIANTS
-        for side in sides:
-            diff = paired_win_difference(then == side, now == side, name, side)
-            rows.append(CheckRow(scenario.name, str(scenario_file), diff, family=family))
+        if name in exact:
+            rates = recorded_rates(recorded[name], sides)
+            answer = solved[name]
+            if answer.summary is not None:
+                exact_checked += exact_rows(where, name, family, rates, answer)
+            else:
+                winners = list(tables[name]["winner"])
+                exact_checked += tested_rows(where, name, family, rates, winners, answer.reason)
+        else:
+            then = recorded_winners[name]
+            now = tables[name]["winner"].to_numpy()
+            changed[name] = int(np.count_nonzero(then != now))
+            for side in sides:
+                diff = paired_win_difference(then == side, now == side, name, side)
+                rows.append(CheckRow(scenario.name, str(scenario_file), diff, family=family))
         options = _option_changes(recorded[name].get("options"), arm)
         if options:
             option_notes.setdefault(options, []).append(name)
@@ -691,7 +772,12 @@ def check_baseline(path: str | Path, play: RangePlayer = play_range) -> Scenario
         changed=changed,
         notes=notes,
         arm_runs=counts,
+        exact_rows=exact_checked,
     )
+
+
+#: An arm not recorded exactly: sampled as it always was.
+_UNSOLVED = ArmAnswer("", "sample", "recorded by its combats", None)
 
 
 def check(
@@ -715,10 +801,14 @@ def check(
         )
     checks = [check_baseline(file, play) for file in files]
     rows = [row for c in checks for row in c.rows]
+    # An exactly recorded arm sampled now is tested too, in its family's correction.
+    tested = [row for c in checks for row in c.exact_rows if row.p_value is not None]
+    p_values = [row.diff.p_value for row in rows] + [row.p_value or 0.0 for row in tested]
+    families = [row.family for row in rows] + [row.family for row in tested]
     adjusted: dict[int, float] = {}
     for family in (VARIANTS, SECTIONS):
-        members = [i for i, row in enumerate(rows) if row.family == family]
-        adjusted |= zip(members, holm([rows[i].diff.p_value for i in members]), strict=True)
+        members = [i for i, kind in enumerate(families) if kind == family]
+        adjusted |= zip(members, holm([p_values[i] for i in members]), strict=True)
     numbered = iter(range(len(rows)))
     for c in checks:
         corrected = []
@@ -728,6 +818,12 @@ def check(
             moved = diff.significant and abs(diff.difference) >= min_change
             corrected.append(replace(row, diff=diff, moved=moved))
         c.rows = corrected
+    holm_of = {id(row): adjusted[len(rows) + k] for k, row in enumerate(tested)}
+    for c in checks:
+        c.exact_rows = [
+            replace(row, p_holm=holm_of.get(id(row))).judged(alpha, min_change)
+            for row in c.exact_rows
+        ]
     return CheckReport(checks, alpha, min_change)
 
 
@@ -771,9 +867,8 @@ def render_baseline(baseline: dict[str, Any], path: Path, console: Console | Non
     for name, arm in baseline["variants"].items():
         for side, values in arm["summary"]["sides"].items():
             low, high = values["ci95"]
-            table.add_row(
-                escape(name), escape(side), f"{values['win_rate']:.1%}", f"{low:.1%} – {high:.1%}"
-            )
+            interval = "exact" if is_exact(arm) else f"{low:.1%} – {high:.1%}"
+            table.add_row(escape(name), escape(side), f"{values['win_rate']:.1%}", interval)
     console.print(table)
     console.print(f"wrote {path}", highlight=False, markup=False)
 
@@ -793,17 +888,21 @@ def render_check(report: CheckReport, console: Console | None = None) -> None:
     ):
         table.add_column(name, justify="left" if name in ("scenario", "") else "right")
     for c in report.checks:
-        largest = max(c.rows, key=lambda r: abs(r.diff.difference), default=None)
-        lowest = min((r.diff.p_holm for r in c.rows), default=float("nan"))
-        moved = [r for r in c.rows if r.moved]
+        differences = [r.diff.difference for r in c.rows] + [r.difference for r in c.exact_rows]
+        largest = max(differences, key=abs, default=None)
+        p_holms = [r.diff.p_holm for r in c.rows]
+        p_holms += [r.p_holm for r in c.exact_rows if r.p_holm is not None]
+        moved = [r for r in c.rows if r.moved] + [r for r in c.exact_rows if r.moved]
+        exact_count = sum(r.current is not None for r in c.exact_rows)
+        tested = str(len(c.rows) + len(c.exact_rows) - exact_count)
         table.add_row(
             escape(Path(c.file).name),
             c.combats,
-            str(len(c.rows)),
+            f"{tested} + {exact_count} exact" if exact_count else tested,
             str(sum(c.changed.values())),
-            points(largest.diff.difference) if largest else "–",
-            p_text(lowest),
-            f"MOVED ({len(moved)})" if moved else "unchanged",
+            points(largest) if largest is not None else "–",
+            p_text(min(p_holms, default=float("nan"))),
+            f"MOVED ({len(moved)})" if moved else "did not move" if exact_count else "unchanged",
         )
     console.print(table)
     for c in report.checks:
@@ -822,7 +921,24 @@ def render_check(report: CheckReport, console: Console | None = None) -> None:
         + (f", moves under {report.min_change * 100:g} points ignored" if report.min_change else "")
         + "."
     )
-    console.print(method, highlight=False, markup=False)
+    solved = [r for r in report.exact_rows if r.current is not None]
+    if tests or sections or not solved:
+        console.print(method, highlight=False, markup=False)
+    if report.exact_rows:
+        console.print(
+            f"method: exact for the {counted(len(solved), 'win rate')} recorded exactly and "
+            "solved again (a Markov chain, no combat): moved or did not move is a fact, not a "
+            "test"
+            + (
+                "; an arm recorded exactly that no chain plays now is sampled and tested against "
+                "its exact rate (exact binomial test, in the same Holm correction)"
+                if len(solved) < len(report.exact_rows)
+                else ""
+            )
+            + ".",
+            highlight=False,
+            markup=False,
+        )
     if report.moved:
         console.print(
             f"{counted(len(report.moved), 'win rate')} moved:",

@@ -6,6 +6,12 @@ must be sampled, through the one entry point that knows which chains exist
 change here. An exact arm's summary has every key of a sampled run's
 (:func:`sim.run.exact.exact_summary`), with ``"method": "exact"`` and the exact fractions.
 
+:func:`all_exact` is the rule every study shares (``compare``, ``sweep``, ``balance``,
+``tournament``): a study is exact when every one of its arms is, and under ``auto`` one arm
+without a chain makes the whole study sampled, the reason naming that arm. It asks every arm
+whether a chain plays it and fits the cap before it solves any, so a study that must sample
+does not solve its other arms first.
+
 :func:`exact_comparison` is ``compare`` answered exactly: the difference of each side's win
 rate between the base and each variant as an exact fraction, so a variant *moved* the rate or
 *did not*, as a fact. It needs every arm exact: the sampled comparison pairs combat k of every
@@ -18,14 +24,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from sim.run.exact import choose_method, exact_summary
+from sim.exact.chain import STATE_CAP, TooManyStates
+from sim.exact.errors import NotExact
+from sim.exact.fight import chain_for
+from sim.run.exact import METHODS, choose_method, exact_summary
 from sim.scenario.schema import Scenario
+
+if TYPE_CHECKING:
+    from analysis.sweep import SweepPlan
 
 
 @dataclass(frozen=True)
@@ -66,6 +78,45 @@ def arm_answer(name: str, scenario: Scenario, method: str) -> ArmAnswer:
 def arm_answers(arms: Mapping[str, Scenario], method: str) -> list[ArmAnswer]:
     """Every arm answered by ``method``, each decided on its own."""
     return [arm_answer(name, arm, method) for name, arm in arms.items()]
+
+
+def refusal(scenario: Scenario, cap: int = STATE_CAP) -> str:
+    """Why no chain answers ``scenario`` (its one sentence), or "" when one does within the cap.
+
+    Builds the chain and estimates its states, without solving it.
+    """
+    try:
+        estimate = chain_for(scenario).estimate()
+    except NotExact as why:
+        return str(why)
+    if estimate > cap:
+        return str(TooManyStates(estimate, cap, f"for {scenario.name}"))
+    return ""
+
+
+def all_exact(
+    arms: Mapping[str, Scenario], method: str, each: str = "arm"
+) -> tuple[list[ArmAnswer] | None, str]:
+    """Every arm answered exactly, or None and why the study samples (all or nothing).
+
+    ``each`` names an arm in the reason (``arm``, ``point``, ``pairing``). Under ``sample`` the
+    study samples; under ``auto`` it samples when one arm has no chain or is over the cap.
+
+    Raises:
+        NotExact, TooManyStates: under ``exact``, an arm no chain plays or over the cap.
+        ValueError: an unknown method.
+    """
+    if method not in METHODS:
+        raise ValueError(f"method {method!r}: expected one of {', '.join(METHODS)}")
+    if method == "sample":
+        return None, "asked for"
+    for name, arm in arms.items():
+        why = refusal(arm)
+        if why and method == "exact":
+            raise NotExact(f"{each} {name}: {why}")
+        if why:
+            return None, f"{each} {name}: {why}"
+    return [arm_answer(name, arm, "exact") for name, arm in arms.items()], ""
 
 
 @dataclass(frozen=True)
@@ -131,11 +182,9 @@ def exact_comparison(
     Raises:
         NotExact, TooManyStates: under ``exact``, an arm no chain plays or over the cap.
     """
-    answers = arm_answers(arms, method)
-    refused = [a for a in answers if a.method != "exact"]
-    if refused:
-        first = refused[0]
-        return None, f"arm {first.name}: {first.reason}; a paired comparison samples every arm"
+    answers, why = all_exact(arms, method)
+    if answers is None:
+        return None, f"{why}; a paired comparison samples every arm"
     base, *variants = answers
     sides = list(arms[base.name].side_names)
     wins = [
@@ -145,6 +194,75 @@ def exact_comparison(
     ]
     name = title if title is not None else arms[base.name].name
     return ExactComparison(name, answers, wins), ""
+
+
+def exact_sweep(plan: SweepPlan, method: str) -> tuple[dict[str, Any] | None, str]:
+    """A sweep answered exactly (every point solved as a chain), or None and why it samples.
+
+    The summary has a sampled sweep's keys (:attr:`analysis.sweep.SweepResult.summary`), each
+    point's summary an exact run's, with ``"method": "exact"`` and no seed, runs or first combat.
+
+    Raises:
+        NotExact, TooManyStates: under ``exact``, a point no chain plays or over the cap.
+    """
+    labels = plan.labels
+    named = {
+        ", ".join(f"{label}={v}" for label, v in zip(labels, point.settings, strict=True)): point
+        for point in plan.points
+    }
+    answers, why = all_exact({name: p.scenario for name, p in named.items()}, method, "point")
+    if answers is None:
+        return None, why
+    points = [
+        {
+            "point": point.index,
+            "values": {
+                p.label: p.column_value(v)
+                for p, v in zip(plan.parameters, point.settings, strict=True)
+            },
+            "summary": answer.summary,
+        }
+        for point, answer in zip(named.values(), answers, strict=True)
+    ]
+    summary = {
+        "kind": "sweep",
+        "scenario": plan.scenario.name,
+        "seed": None,
+        "runs": None,
+        "first_combat": None,
+        "parameters": [p.to_dict() for p in plan.parameters],
+        "points": points,
+        "method": "exact",
+    }
+    return summary, ""
+
+
+def render_exact_sweep(summary: dict[str, Any], console: Console | None = None) -> None:
+    """Print each point's exact win rates, draw rate and mean length."""
+    console = console or Console()
+    labels = [p["label"] for p in summary["parameters"]]
+    points = summary["points"]
+    sides = list(points[0]["summary"]["sides"]) if points else []
+    title = f"{summary['scenario']} — sweep of {len(points)} points, exact"
+    table = Table(title=escape(title), title_justify="left")
+    for name in ["point", *labels, *(f"{side} win rate" for side in sides), "draws", "mean s"]:
+        table.add_column(escape(name), justify="right")
+    for point in points:
+        run = point["summary"]
+        table.add_row(
+            str(point["point"]),
+            *(escape(str(point["values"][label])) for label in labels),
+            *(f"{run['sides'][side]['win_rate']:.2%}" for side in sides),
+            f"{run['draw_rate']:.2%}",
+            f"{run['mean_duration_s']:.2f}",
+        )
+    console.print(table)
+    states = max((p["summary"]["states"] for p in points), default=0)
+    console.print(
+        f"method: exact (every point solved as a chain, up to {states:,} states; no combat played)",
+        highlight=False,
+        markup=False,
+    )
 
 
 def render_exact_comparison(comparison: ExactComparison, console: Console | None = None) -> None:
@@ -175,8 +293,12 @@ __all__ = [
     "ArmAnswer",
     "ExactComparison",
     "ExactDifference",
+    "all_exact",
     "arm_answer",
     "arm_answers",
     "exact_comparison",
+    "exact_sweep",
+    "refusal",
     "render_exact_comparison",
+    "render_exact_sweep",
 ]

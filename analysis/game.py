@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
 
 import numpy as np
 from scipy.optimize import linprog
@@ -370,3 +372,106 @@ def bootstrap(
         tuple(interval(columns[:, j]) for j in range(n_columns)),
         resamples,
     )
+
+
+# -- the exact game ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExactSolution:
+    """An optimal pair of mixes and the value, in exact fractions.
+
+    Attributes:
+        rows: the row player's optimal mix.
+        columns: the column player's optimal mix.
+        value: the row player's payoff when both play optimally.
+    """
+
+    rows: tuple[Fraction, ...]
+    columns: tuple[Fraction, ...]
+    value: Fraction
+
+    def floats(self) -> GameSolution:
+        """The same solution as floats (what a sampled tournament holds)."""
+        return GameSolution(
+            tuple(map(float, self.rows)), tuple(map(float, self.columns)), float(self.value)
+        )
+
+
+def solve_exact(payoff: Sequence[Sequence[Fraction]]) -> ExactSolution:
+    """Solve the zero-sum game of an exact payoff matrix exactly.
+
+    Every game has an optimal pair that equalises the payoffs on some square block of the
+    matrix (Shapley and Snow, 1950): the block the linear programme's float solution uses is
+    tried first, then every block from the smallest up. A pair is taken only when it is
+    checked exactly against every pure strategy of both players (``x·A >= v >= A·y``), so the
+    answer is an equilibrium, never an approximation.
+
+    Raises:
+        ValueError: the matrix is empty or ragged.
+    """
+    a = [list(map(Fraction, row)) for row in payoff]
+    if not a or not a[0] or any(len(row) != len(a[0]) for row in a):
+        raise ValueError("a payoff matrix is a non-empty 2-D array")
+    m, n = len(a), len(a[0])
+    first = supports(solve_zero_sum([[float(p) for p in row] for row in a]))
+    blocks = [first] if len(first[0]) == len(first[1]) else []
+    blocks += [
+        (list(r), list(c))
+        for k in range(1, min(m, n) + 1)
+        for r in combinations(range(m), k)
+        for c in combinations(range(n), k)
+    ]
+    for rows, columns in blocks:
+        found = _equalising_pair(a, rows, columns)
+        if found is not None:
+            return found
+    raise ValueError("no equilibrium found")  # pragma: no cover - Shapley and Snow
+
+
+def _equalising_pair(
+    a: list[list[Fraction]], rows: list[int], columns: list[int]
+) -> ExactSolution | None:
+    """The pair that equalises the block ``rows`` x ``columns``, if it is optimal; else None."""
+    k = len(rows)
+    block = [[a[i][j] for j in columns] for i in rows]
+    # x over the rows: each column of the block pays v; y over the columns likewise.
+    x = _solve([[block[i][j] for i in range(k)] + [Fraction(-1)] for j in range(k)])
+    y = _solve([[block[i][j] for j in range(k)] + [Fraction(-1)] for i in range(k)])
+    if x is None or y is None or min(x[:k]) < 0 or min(y[:k]) < 0:
+        return None
+    row_mix = [Fraction(0)] * len(a)
+    column_mix = [Fraction(0)] * len(a[0])
+    for i, p in zip(rows, x, strict=False):
+        row_mix[i] = p
+    for j, p in zip(columns, y, strict=False):
+        column_mix[j] = p
+    value = x[k]
+    pays = [sum(row_mix[i] * a[i][j] for i in range(len(a))) for j in range(len(a[0]))]
+    costs = [sum(a[i][j] * column_mix[j] for j in range(len(a[0]))) for i in range(len(a))]
+    if min(pays) < value or max(costs) > value:
+        return None
+    return ExactSolution(tuple(row_mix), tuple(column_mix), value)
+
+
+def _solve(equations: list[list[Fraction]]) -> list[Fraction] | None:
+    """The unknowns ``(p_1..p_k, v)`` of ``k`` equations ``sum c p - v = 0`` and ``sum p = 1``.
+
+    Gaussian elimination in fractions; None when the system is singular.
+    """
+    k = len(equations)
+    system = [[*row, Fraction(0)] for row in equations]
+    system.append([Fraction(1)] * k + [Fraction(0), Fraction(1)])
+    size = k + 1
+    for col in range(size):
+        pivot = next((r for r in range(col, size) if system[r][col] != 0), None)
+        if pivot is None:
+            return None
+        system[col], system[pivot] = system[pivot], system[col]
+        lead = system[col][col]
+        system[col] = [v / lead for v in system[col]]
+        for r in range(size):
+            if r != col and system[r][col] != 0:
+                factor = system[r][col]
+                system[r] = [v - factor * w for v, w in zip(system[r], system[col], strict=True)]
+    return [system[r][size] for r in range(size)]

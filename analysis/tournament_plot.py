@@ -68,9 +68,12 @@ def plot_tournament(summary: dict[str, Any]) -> Figure:
     colorbar.formatter = PercentTicks()
     colorbar.update_ticks()
     low, high = summary.get("value_ci95", [np.nan, np.nan])
+    exact = summary.get("method") == "exact"
+    played = "exact" if exact else f"{counted(summary['runs'], 'combat')} per cell"
+    spread = "exact" if exact else f"95% CI {low:.1%}–{high:.1%}"
     ax.set_title(
-        f"{summary['scenario']}: {red} payoff, {counted(summary['runs'], 'combat')} per cell\n"
-        f"value {summary['value']:.1%} (95% CI {low:.1%}–{high:.1%}); hatched: dominated",
+        f"{summary['scenario']}: {red} payoff, {played}\n"
+        f"value {summary['value']:.1%} ({spread}); hatched: dominated",
         fontsize="medium",
     )
     return figure

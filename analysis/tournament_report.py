@@ -48,13 +48,17 @@ def tournament_section(summary: dict[str, Any]) -> str:
         f'<table id="table-payoff" class="data"><thead><tr><th>{_e(red)} \\ {_e(blue)}</th>'
         f"{header}<th>{_e(red)} mix</th></tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
+    exact = summary.get("method") == "exact"
     eliminated = "".join(
         f"<li>round {e['round']}: {_e(e['side'])}/{_e(e['strategy'])} is dominated by "
-        f"{_e(e['side'])}/{_e(e['by'])} (significantly worse against "
-        f"{_e(blue if e['side'] == red else red)}/{_e(e['significantly_worse_against'])}, "
-        f"Holm-adjusted p = {e['p_holm']:.2g})</li>"
+        f"{_e(e['side'])}/{_e(e['by'])} ({'' if exact else 'significantly '}worse against "
+        f"{_e(blue if e['side'] == red else red)}/{_e(e['significantly_worse_against'])}"
+        + ("" if exact else f", Holm-adjusted p = {e['p_holm']:.2g}")
+        + ")</li>"
         for e in summary["eliminated"]
     )
+    if exact:
+        return _exact_parts(summary, red, blue, matrix, eliminated)
     low, high = summary["value_ci95"]
     parts = [
         f"<p>{_e(red)} (rows) against {_e(blue)} (columns), "
@@ -70,5 +74,21 @@ def tournament_section(summary: dict[str, Any]) -> str:
         f"<p>Value of the zero-sum game: {summary['value']:.1%} for {_e(red)} (95% CI "
         f"{low:.1%}–{high:.1%}, bootstrap of {summary['resamples']} resamples of the "
         "combats).</p>",
+    ]
+    return "".join(parts)
+
+
+def _exact_parts(summary: dict[str, Any], red: str, blue: str, matrix: str, eliminated: str) -> str:
+    """The section of a tournament answered exactly (``"method": "exact"``)."""
+    parts = [
+        f"<p>{_e(red)} (rows) against {_e(blue)} (columns), every pairing solved exactly as a "
+        "Markov chain (no combat played).</p>",
+        matrix,
+        f'<p class="note">Payoff: {_e(red)}\'s {_e(PAYOFF_TEXT[summary["payoff_kind"]])}, '
+        "exact. Struck out: dominated (no better against any remaining opponent strategy and "
+        "worse against one, on the exact payoffs; iterated elimination).</p>",
+        f"<ul>{eliminated}</ul>" if eliminated else "<p>No strategy is dominated.</p>",
+        f"<p>Value of the zero-sum game: {summary['value']:.2%} for {_e(red)}, exact "
+        f"({_e(summary['fractions']['value'])}).</p>",
     ]
     return "".join(parts)

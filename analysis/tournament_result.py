@@ -122,8 +122,7 @@ class Tournament:
         (a saddle point as a pure pair).
         """
         red, blue = self.sides
-        low, high = self.spread.value
-        value = f"value: {red} scores {self.solution.value:.0%} (95% CI {low:.0%}–{high:.0%})"
+        value = self.value_text()
         dominant, solvable, mixed = [], [], []
         for side, other, key in ((red, blue, "rows"), (blue, red, "columns")):
             left = self.survivors(key)
@@ -157,6 +156,13 @@ class Tournament:
         else:
             parts += [f"optimal {side} mix: {_mix_text(self.mix(key))}" for side, key in mixed]
         return "; ".join([*parts, value])
+
+    def value_text(self) -> str:
+        """The value of the game in words, with its interval."""
+        low, high = self.spread.value
+        return (
+            f"value: {self.sides[0]} scores {self.solution.value:.0%} (95% CI {low:.0%}–{high:.0%})"
+        )
 
     def _dominates_all(self, side: str, name: str) -> bool:
         """Whether ``name`` dominates every other strategy of its side in the whole matrix."""

@@ -22,6 +22,8 @@ from rich.table import Table
 
 from analysis.balance import find_balance
 from analysis.charts import draw_results
+from analysis.exact_arms import exact_sweep, render_exact_sweep
+from analysis.exact_balance import exact_balance, render_exact_balance
 from analysis.report import write_report
 from analysis.rerun import replay_report as rerun_report
 from analysis.results import read_results
@@ -42,11 +44,16 @@ from sim.cli.app import (
     scenario_argument,
     seed_option,
 )
+from sim.cli.commands.method_option import method_option, sampled_only
+from sim.exact.chain import TooManyStates
+from sim.exact.errors import NotExact
 from sim.rules import wording
 from sim.rules.wording import counted
 from sim.run.choices import Execution
+from sim.run.files import write_text
 from sim.run.outdir import own_folder
 from sim.run.summary import round_length_s
+from sim.scenario.loader import load_scenario
 
 results_argument = click.argument("results", type=click.Path(path_type=Path), metavar="RESULTS")
 
@@ -68,6 +75,7 @@ results_argument = click.argument("results", type=click.Path(path_type=Path), me
 @resume_option("Finish the sweep in OUT: play only the chunks of its points not already there.")
 @force_option
 @precision_options
+@method_option
 @engine_options
 @handles_bad_input
 def sweep(
@@ -84,6 +92,7 @@ def sweep(
     precision: float | None,
     max_runs: int,
     batch: int,
+    method: str,
     execution: Execution,
     quiet: bool,
 ) -> None:
@@ -93,10 +102,16 @@ def sweep(
     its chunks in flight: the same command with --resume finishes it. Then saves one table for
     the whole sweep (outcomes.parquet, with a point column and one column per swept
     parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the charts into
-    OUT/plots. `combatsim report OUT` makes an HTML report of it.
+    OUT/plots. `combatsim report OUT` makes an HTML report of it. With --method exact (or
+    auto, when every point has a chain) each point is solved instead and OUT gets summary.json
+    only (no combats, tables or charts).
     """
     plan = plan_sweep(scenario, runs=runs)
     out = out if out is not None else Path(f"{scenario.stem}-sweep")
+    flags = {"--runs": runs is not None, "--precision": precision is not None}
+    flags |= {"--resume": resume, "--detail": detail, "--csv": csv}
+    if not sampled_only(method, flags) and _swept_exactly(plan, method, out, force, as_json):
+        return
     stream: dict[str, Any] = {"out": out, "resume": resume, "force": force}
     if precision is not None and (runs is not None or detail):
         raise click.UsageError(
@@ -120,7 +135,11 @@ def sweep(
         else:
             with _progress(len(plan.points), quiet=quiet) as advance:
                 result = run_sweep(
-                    plan, seed=seed, detail=detail, on_point=advance, execution=execution,
+                    plan,
+                    seed=seed,
+                    detail=detail,
+                    on_point=advance,
+                    execution=execution,
                     **stream,
                 )
         written = result.save(out, csv=csv)
@@ -134,6 +153,25 @@ def sweep(
     if ran is not None:
         click.echo(ran.describe())
     click.echo(f"saved {len(written)} files to {out}/")
+
+
+def _swept_exactly(plan: Any, method: str, out: Path, force: bool, as_json: bool) -> bool:
+    """Answer ``sweep --method exact|auto`` exactly where every point allows; False: sample."""
+    try:
+        summary, why = exact_sweep(plan, method)
+    except (NotExact, TooManyStates) as refused:
+        raise click.ClickException(f"{plan.scenario.file}: no exact answer: {refused}") from None
+    if summary is None:
+        click.echo(f"method: sample ({why})", err=True)
+        return False
+    with own_folder(out, force):
+        write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    if as_json:
+        click.echo(json.dumps({**summary, "out": str(out)}))
+        return True
+    render_exact_sweep(summary)
+    click.echo(f"saved summary.json to {out}/")
+    return True
 
 
 class _progress:
@@ -278,9 +316,7 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
     metavar="LOW HIGH",
     help="Where to search (default: the scenario's sweep of PATH, else half to twice its value).",
 )
-@click.option(
-    "--points", type=Whole(3, 50), default=9, show_default=True, help="Values per grid."
-)
+@click.option("--points", type=Whole(3, 50), default=9, show_default=True, help="Values per grid.")
 @click.option(
     "--runs",
     type=Whole(20, 10**8),
@@ -307,6 +343,7 @@ def plot(results: Path, out: Path | None, formats: tuple[str, ...]) -> None:
 )
 @json_option("Print the answer as one JSON object.")
 @force_option
+@method_option
 @engine_options
 @handles_bad_input
 def balance(
@@ -323,6 +360,7 @@ def balance(
     out: Path | None,
     as_json: bool,
     force: bool,
+    method: str,
     execution: Execution,
     quiet: bool,
 ) -> None:
@@ -331,8 +369,26 @@ def balance(
     Locates the crossing on a coarse grid, then measures it on a finer one with more combats
     (the same seeds at every value), fits a logistic curve with a cluster-robust covariance and
     gives Fieller's 95% interval. Exit code 1 when the target is not crossed in the range.
+    With --method exact (or auto, when every value probed has a chain) each value is solved
+    instead, and the crossing is bracketed by exact win rates.
     """
     low, high = search if search else (None, None)
+    flags = {"--out": out is not None, "--refine-runs": refine_runs is not None}
+    if not sampled_only(method, flags):
+        try:
+            exact, why = exact_balance(
+                load_scenario(scenario), path, target, side, low=_whole(low),
+                high=_whole(high), points=points, label=label, method=method,
+            )  # fmt: skip
+        except (NotExact, TooManyStates) as refused:
+            raise click.ClickException(f"{scenario}: no exact answer: {refused}") from None
+        if exact is not None:
+            if as_json:
+                click.echo(json.dumps(exact.to_dict()))
+            else:
+                render_exact_balance(exact, click.echo)
+            return
+        click.echo(f"method: sample ({why})", err=True)
     # --out is claimed and locked before playing: refused at once if it cannot be written.
     with own_folder(out, force) if out is not None else nullcontext():
         result = find_balance(

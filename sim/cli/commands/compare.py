@@ -150,9 +150,7 @@ def compare(
         raise click.UsageError("--resume needs --out DIR, the folder of the comparison to finish")
     flags = {"--runs": runs is not None, "--precision": precision is not None}
     flags |= {"--out": out is not None, "--resume": resume}
-    if not sampled_only(method, flags) and _compared_exactly(
-        scenarios, variants, method, as_json
-    ):
+    if not sampled_only(method, flags) and _compared_exactly(scenarios, variants, method, as_json):
         return
     on_batch = batch_echo(as_json) if precision is not None else None
     streamed: dict[str, Any] = {}
@@ -206,6 +204,7 @@ def compare(
     "section plays).",
 )
 @json_option("Print the baseline(s) as JSON too.")
+@method_option
 @engine_options
 @handles_bad_input
 def baseline(
@@ -215,6 +214,7 @@ def baseline(
     out: Path | None,
     section_runs: int | None,
     as_json: bool,
+    method: str,
     execution: Execution,
     quiet: bool,
 ) -> None:
@@ -225,6 +225,9 @@ def baseline(
     each variant, and each point of the scenario's sweep, cell of its tournament and arm of its
     sensitivity study (as written, and each parameter at its low and high end). Commit it with
     the scenario. Keep the run count modest (a few thousand) so `check` stays quick in CI.
+    With --method auto, an arm that a chain plays is recorded by its exact win rates instead
+    (each arm on its own; --method exact: every arm), and `check` says whether it moved as a
+    fact.
     """
     if out is not None and len(scenarios) > 1:
         raise click.UsageError("--out names one file: give one scenario with it")
@@ -237,7 +240,17 @@ def baseline(
         )
     written = {}
     for scenario in scenarios:
-        recorded = record_baseline(scenario, runs, seed, _player(execution), section_runs)
+        try:
+            recorded = record_baseline(
+                scenario, runs, seed, _player(execution), section_runs, method
+            )
+        except (NotExact, TooManyStates) as refused:
+            raise click.ClickException(f"{scenario}: no exact answer: {refused}") from None
+        if method != "sample":
+            exact = [name for name, arm in recorded["variants"].items() if "winners" not in arm]
+            shown = ", ".join(exact) or "none"
+            arms = len(recorded["variants"])
+            click.echo(f"method: exact for {len(exact)} of {arms} arms ({shown})", err=True)
         path = write_baseline(recorded, out or baseline_path(scenario))
         written[str(path)] = recorded
         if not as_json:
@@ -272,8 +285,10 @@ def check(
     PATHS are directories (searched for *.baseline.json), scenario files or baseline files;
     default: the current directory. Each arm replays its baseline's combats with the same seed
     and is compared with it combat by combat (McNemar's exact test, Holm correction over every
-    scenario, variant and side checked). Exit 0: nothing moved; 1: a win rate moved; 2: bad
-    input (a scenario or baseline that cannot be used, or no baseline at all).
+    scenario, variant and side checked). An arm recorded exactly (`baseline --method auto`) is
+    solved again instead: its win rate moved or did not move, as a fact. Exit 0: nothing
+    moved; 1: a win rate moved; 2: bad input (a scenario or baseline that cannot be used, or no
+    baseline at all).
     """
     where = list(paths) or [Path(".")]
     report = run_check(where, alpha, min_change, _player(execution))

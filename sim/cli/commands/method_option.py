@@ -1,4 +1,4 @@
-"""The ``--method`` option the study commands share (``compare`` today; see docs/exact.md).
+"""The ``--method`` option the study commands share (compare, sweep, balance, tournament, baseline).
 
 The default is ``sample``: it keeps every study's printed answer as it was. ``auto`` answers a
 study exactly when every arm's fight has a chain that fits its cap, and samples otherwise,

@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from analysis.compare import p_text
+from analysis.exact_tournament import ExactTournament, exact_tournament
 from analysis.game import RESAMPLES
 from analysis.tournament import plan_tournament, run_tournament
 from analysis.tournament_result import PAYOFF_TEXT, PAYOFFS, Tournament
@@ -36,6 +37,9 @@ from sim.cli.app import (
     scenario_argument,
     seed_option,
 )
+from sim.cli.commands.method_option import method_option, sampled_only
+from sim.exact.chain import TooManyStates
+from sim.exact.errors import NotExact
 from sim.rules.wording import counted
 from sim.run.api import Execution, RunInterrupted
 from sim.run.outdir import own_folder
@@ -73,6 +77,7 @@ from sim.scenario.strategies import Strategy
 @json_option()
 @resume_option("Finish the tournament in OUT: play only the chunks of its pairings not there.")
 @force_option
+@method_option
 @engine_options
 @handles_bad_input
 def tournament(
@@ -89,6 +94,7 @@ def tournament(
     as_json: bool,
     resume: bool,
     force: bool,
+    method: str,
     execution: Execution,
     quiet: bool,
 ) -> None:
@@ -100,12 +106,31 @@ def tournament(
     and the value of the zero-sum game with a bootstrap interval, and a one-line verdict.
     Every pairing is streamed into OUT/cells as it is played: the same command with --resume
     finishes an interrupted (or killed) tournament. Writes matrix.parquet/.csv, summary.json and
-    plots/payoff.png into OUT; `combatsim report OUT` makes an HTML report of it.
+    plots/payoff.png into OUT; `combatsim report OUT` makes an HTML report of it. With
+    --method exact (or auto, when every pairing has a chain) each pairing is solved instead:
+    the matrix, the dominated strategies and the equilibrium are exact (OUT gets
+    matrix.parquet/.csv and summary.json).
     """
     if precision is not None and runs is not None:
         raise click.UsageError("give --runs or --precision, not both")
     plan = plan_tournament(scenario)
     out = out if out is not None else Path(f"{scenario.stem}-tournament")
+    flags = {"--runs": runs is not None, "--precision": precision is not None, "--resume": resume}
+    if not sampled_only(method, flags):
+        try:
+            exact, why = exact_tournament(plan, method, payoff, alpha)
+        except (NotExact, TooManyStates) as refused:
+            raise click.ClickException(f"{scenario}: no exact answer: {refused}") from None
+        if exact is not None:
+            with own_folder(out, force):
+                written = exact.save(out)
+            if as_json:
+                click.echo(json.dumps({**exact.to_dict(), "out": str(out)}))
+                return
+            render_tournament(exact)
+            click.echo(f"saved {len(written)} files to {out}/")
+            return
+        click.echo(f"method: sample ({why})", err=True)
     show = wanted(not quiet and not as_json)
     with own_folder(out, force):  # refused before playing when OUT cannot be written
         try:
@@ -154,11 +179,14 @@ def render_tournament(result: Tournament, console: Console | None = None) -> Non
     console = console or _console()
     red, blue = result.sides
     gone_rows, gone_columns = set(result.dominated("rows")), set(result.dominated("columns"))
-    title = (
-        f"{result.scenario} — {red} (rows) against {blue} (columns), "
-        f"{counted(result.runs, 'combat')} per pairing, seed {result.seed} (the same combats in "
-        "every pairing)"
+    exact = isinstance(result, ExactTournament)
+    played = (
+        "every pairing solved exactly"
+        if exact
+        else f"{counted(result.runs, 'combat')} per pairing, seed {result.seed} (the same "
+        "combats in every pairing)"
     )
+    title = f"{result.scenario} — {red} (rows) against {blue} (columns), {played}"
     table = Table(title=escape(title), title_justify="left")
     table.add_column(f"{red} \\ {blue}", justify="left")
     for column in result.columns:
@@ -167,14 +195,14 @@ def render_tournament(result: Tournament, console: Console | None = None) -> Non
     table.add_column(f"{red} mix", justify="right")
     mix_rows, mix_columns = result.mix("rows"), result.mix("columns")
     for i, row in enumerate(result.rows):
-        cells = [
-            f"{result.payoff[i, j]:.1%} ({result.ci95[i, j, 0]:.1%}–{result.ci95[i, j, 1]:.1%})"
-            for j in range(len(result.columns))
-        ]
+        cells = [_cell(result, i, j, exact) for j in range(len(result.columns))]
         mark = " ✗" if row in gone_rows else ""
         table.add_row(escape(row + mark), *cells, f"{mix_rows[row]:.0%}")
     table.add_row(f"{blue} mix", *(f"{mix_columns[c]:.0%}" for c in result.columns), "")
     console.print(table)
+    if isinstance(result, ExactTournament):
+        _exact_lines(result, console)
+        return
     lines = [
         f"Payoff: {red}'s {PAYOFF_TEXT[result.payoff_kind]}; (low–high) is its 95% interval "
         "(Wilson). Every pairing played the same combats: combat k uses the dice stream of "
@@ -206,6 +234,40 @@ def render_tournament(result: Tournament, console: Console | None = None) -> Non
             markup=False,
         )
     console.print(f"Verdict: {result.verdict()}", highlight=False, markup=False)
+
+
+def _cell(result: Tournament, i: int, j: int, exact: bool) -> str:
+    """A cell of the matrix: the payoff, and its interval when it was sampled."""
+    if exact:
+        return f"{result.payoff[i, j]:.2%}"
+    low, high = result.ci95[i, j]
+    return f"{result.payoff[i, j]:.1%} ({low:.1%}–{high:.1%})"
+
+
+def _exact_lines(result: ExactTournament, console: Console) -> None:
+    """What an exact tournament's table means, its dominated strategies and its equilibrium."""
+    red, blue = result.sides
+    fractions = result.to_dict()["fractions"]
+    lines = [
+        f"Payoff: {red}'s {PAYOFF_TEXT[result.payoff_kind]}, exact (every pairing solved as a "
+        "Markov chain; no combat played).",
+        "✗ dominated: no better against any remaining opponent strategy and worse against one "
+        "(exact payoffs: a fact, no test), removed round by round.",
+    ]
+    for e in result.to_dict()["eliminated"]:
+        other = blue if e["side"] == red else red
+        lines.append(
+            f"  round {e['round']}: {e['side']}/{e['strategy']} is dominated by "
+            f"{e['side']}/{e['by']} (worse against {other}/{e['significantly_worse_against']})"
+        )
+    lines.append(
+        f"Zero-sum game (exact, in fractions): value {result.solution.value:.2%} for {red} "
+        f"({fractions['value']})."
+    )
+    lines.append(f"method: exact (up to {result.states:,} states a pairing)")
+    lines.append(f"Verdict: {result.verdict()}")
+    for line in lines:
+        console.print(line, highlight=False, markup=False)
 
 
 def _console() -> Console:
