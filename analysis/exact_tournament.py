@@ -138,7 +138,8 @@ def exact_tournament(
         ci95=np.stack([matrix, matrix], axis=2),
         counts=np.zeros((*matrix.shape, 3), dtype=int),
         tests=tests,
-        eliminated=eliminate(matrix, tests, alpha),
+        # Dominance read on the fractions themselves (two that round to one float still differ).
+        eliminated=eliminate(np.array(exact, dtype=object), tests, alpha),
         solution=solution.floats(),
         spread=Bootstrap(
             (float(solution.value),) * 2,
