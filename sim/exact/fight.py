@@ -9,7 +9,7 @@ states against the cap before solving it (:class:`~sim.exact.chain.TooManyStates
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -71,6 +71,16 @@ class ExactFight:
         if ending.reason == "time_limit":
             return self.time_limit_s
         return ending.length(step) * self.step_s
+
+    def durations_s(self) -> dict[Fraction, Fraction]:
+        """The exact law of the fight's length in game seconds, as the engine records it."""
+        law: dict[Fraction, Fraction] = {}
+        timeline = self.solution.timeline(lambda e: replace(e, winner=None, survivors=(),
+                                                            hp_left=()))
+        for (ending, step), p in timeline.items():
+            seconds = self.duration_s(ending, step)
+            law[seconds] = law.get(seconds, Fraction(0)) + p
+        return law
 
 
 def chain_for(scenario: Scenario) -> Chain:
