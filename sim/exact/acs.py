@@ -34,7 +34,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 from sim.engine.dice import DiceExpr
@@ -191,23 +191,17 @@ class Duel:
     def step(self, state: AcsState) -> Weights[AcsState | Ending]:
         """The law of what one second leaves: a state, or the fight's ending."""
         table = self.tables[state.first]
-        hp = (state.hp0, state.hp1)
+        hp = h0, h1 = state.hp0, state.hp1
         weighted: list[tuple[AcsState | Ending, int]] = [
-            (AcsState(hp[0] - d0, hp[1] - d1, False), w)
+            (AcsState(h0 - d0, h1 - d1, False), w)
             for (d0, d1), w in table.ends
-            if d0 < hp[0] and d1 < hp[1]
+            if d0 < h0 and d1 < h1
         ]
         for (x, s, dx), reach in table.reaches.items():
             y = 1 - x
-            if dx >= hp[x] or hp[y] >= len(reach) or not reach[hp[y]]:
-                continue
-            left = [0, 0]
-            left[x] = hp[x] - dx
-            survivors = (1, 0) if x == 0 else (0, 1)
-            ending = Ending(x, "victory", survivors, (left[0], left[1]), s, SEGMENTS)
-            weighted.append((ending, reach[hp[y]]))
-        shared = math.gcd(table.denominator, *(w for _, w in weighted))
-        return Weights(table.denominator // shared, tuple((o, w // shared) for o, w in weighted))
+            if dx < hp[x] and hp[y] < len(reach) and reach[hp[y]]:
+                weighted.append((_victory(x, hp[x] - dx, s), reach[hp[y]]))
+        return Weights(table.denominator, tuple(weighted))
 
     @cached_property
     def tables(self) -> tuple[SecondTable, SecondTable]:
@@ -316,10 +310,15 @@ class Second:
                     into = reaches.setdefault((x, s, dx), [0] * len(row))
                     for h, v in enumerate(row):
                         into[h] += w * v
+        denominator *= hurts.scale ** (2 * top + 1)
+        # Keep the integers small: divide out what every weight and the denominator share.
+        shared = math.gcd(denominator, *ends.values(), *(w for row in reaches.values() for w in row))
         return SecondTable(
-            ends=tuple(ends.items()),
-            reaches={key: tuple(row) for key, row in reaches.items() if any(row)},
-            denominator=denominator * hurts.scale ** (2 * top + 1),
+            ends=tuple((d, w // shared) for d, w in ends.items()),
+            reaches={
+                key: tuple(w // shared for w in row) for key, row in reaches.items() if any(row)
+            },
+            denominator=denominator // shared,
         )
 
     def _actor(self, moment: Moment, s: int) -> int | None:
@@ -420,6 +419,14 @@ class Second:
         return distribution(me.stats, them.stats, situation).map(
             lambda r: (r.defense_rolled, r.damage)
         )
+
+
+@lru_cache(maxsize=None)
+def _victory(x: int, left: int, s: int) -> Ending:
+    """``x`` wins on segment ``s`` with ``left`` hit points (one ending, built once)."""
+    hp_left = (left, 0) if x == 0 else (0, left)
+    survivors = (1, 0) if x == 0 else (0, 1)
+    return Ending(x, "victory", survivors, hp_left, s, SEGMENTS)
 
 
 def _new_segment(particles: dict[Particle, int]) -> dict[Particle, int]:

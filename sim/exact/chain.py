@@ -90,7 +90,7 @@ class TooManyStates(ValueError):
 class Solution:
     """The exact law of a fight's endings (each with the step it ended during), and its cost.
 
-    Kept as integers (see the module): ``ended[e][k]`` is the mass of ending the fight so on the
+    Kept as integers (see the module): ``ended[e][k]`` (as many ``k`` for every ending) is the mass of ending the fight so on the
     eventful step after ``k`` eventful ones, over ``denominator * scale ** (k + 1)``; a step
     pauses with weight ``pause`` out of ``scale``. The fight ends so during step ``t`` (from 0)
     with the chance ``sum(ended[e][k] * C(t, k) * pause ** (t - k)) / (denominator * scale **
@@ -122,15 +122,11 @@ class Solution:
 
     def marginal(self, key: Callable[[Ending], H]) -> dict[H, Fraction]:
         """The exact law of ``key(ending)``."""
-        groups: dict[H, list[int]] = {}
-        for ending, masses in self.ended.items():
-            into = groups.setdefault(key(ending), [0] * len(masses))
-            if len(into) < len(masses):
-                into.extend([0] * (len(masses) - len(into)))
-            for k, mass in enumerate(masses):
-                into[k] += mass
         totals = self._totals
-        mass_of = {h: sum(m * s for m, s in zip(masses, totals)) for h, masses in groups.items()}
+        mass_of = {
+            h: sum(m * w for m, w in zip(masses, totals, strict=True))
+            for h, masses in self._grouped(key).items()
+        }
         at_limit = self.scale**self.limit
         for ending, mass in self.at_start.items():
             h = key(ending)
@@ -151,24 +147,28 @@ class Solution:
 
     def timeline(self, key: Callable[[Ending], H]) -> dict[tuple[H, int], Fraction]:
         """The exact law of ``key(ending)`` and the step the fight ended during (from 0)."""
+        scale, limit = self.scale, self.limit
+        mass_of: dict[tuple[H, int], int] = {}
+        for h, masses in self._grouped(key).items():
+            for t, mass in enumerate(_by_step(masses, self.pause, limit)):
+                if mass:
+                    mass_of[h, t] = mass * scale ** (limit - 1 - t)
+        ends = [(e, 0, m * scale**limit) for e, m in self.at_start.items()]
+        ends += [(e, limit, m) for e, m in self.timed_out.items()]
+        for ending, t, mass in ends:
+            where = (key(ending), t)
+            mass_of[where] = mass_of.get(where, 0) + mass
+        common = self.denominator * scale**limit
+        return {where: Fraction(mass, common) for where, mass in mass_of.items() if mass}
+
+    def _grouped(self, key: Callable[[Ending], H]) -> dict[H, list[int]]:
+        """The masses of ``ended``, added up over the endings of each ``key(ending)``."""
         groups: dict[H, list[int]] = {}
         for ending, masses in self.ended.items():
-            into = groups.setdefault(key(ending), [])
-            into.extend([0] * (len(masses) - len(into)))
-            for k, mass in enumerate(masses):
-                into[k] += mass
-        law: dict[tuple[H, int], Fraction] = {}
-        for h, masses in groups.items():
-            for t, mass in enumerate(_by_step(masses, self.pause, self.limit)):
-                if mass:
-                    law[h, t] = Fraction(mass, self.denominator * self.scale ** (t + 1))
-        ends = [(e, 0, m, self.denominator) for e, m in self.at_start.items()]
-        ends += [(e, self.limit, m, self.denominator * self.scale**self.limit)
-                 for e, m in self.timed_out.items()]
-        for ending, t, mass, d in ends:
-            where = (key(ending), t)
-            law[where] = law.get(where, Fraction(0)) + Fraction(mass, d)
-        return law
+            h = key(ending)
+            into = groups.get(h)
+            groups[h] = list(masses) if into is None else [a + b for a, b in zip(into, masses)]
+        return groups
 
     @property
     def endings(self) -> dict[tuple[Ending, int], Fraction]:
@@ -329,8 +329,9 @@ def solve(
 class _Eventful:
     """The chain's eventful steps: every law over one ``scale``, a pause taken out of it.
 
-    ``laws[n]`` is state ``n``'s law without its pause, as (index, weight) pairs: a live state's
-    index is its number, an ending's ``states + j`` for ending number ``-1 - j``.
+    ``laws[n]`` is state ``n``'s law without its pause, as the chain numbers its outcomes: an
+    ending's number (``-1 - j`` for ending ``j``) is its index from the end of a list of every
+    state's mass and then every ending's, in reverse.
     """
 
     laws: list[tuple[tuple[int, int], ...]]
@@ -344,20 +345,18 @@ class _Eventful:
         """The eventful laws of every state whose law the chain has worked out."""
         scale = math.lcm(*chain.scales)
         stays = {
-            Fraction(dict(pairs).get(n, 0), d)
+            Fraction(next((w for m, w in pairs if m == n), 0), d)
             for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True))
         }
-        pause = stays.pop() * scale if len(stays) == 1 else Fraction(0)
-        states = len(chain.states)
-        laws = [
-            tuple(
-                (m if m >= 0 else states - 1 - m, w * (scale // d))
-                for m, w in pairs
-                if not (pause and m == n)
-            )
-            for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True))
-        ]
-        return cls(laws, states, len(chain.endings), scale, int(pause))
+        pause = int(stays.pop() * scale) if len(stays) == 1 else 0
+        laws = []
+        for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True)):
+            if pause:
+                pairs = tuple(pair for pair in pairs if pair[0] != n)
+            if d != scale:
+                pairs = tuple((m, w * (scale // d)) for m, w in pairs)
+            laws.append(pairs)
+        return cls(laws, len(chain.states), len(chain.endings), scale, pause)
 
     def run(
         self, live: dict[int, int], steps: int
@@ -368,33 +367,33 @@ class _Eventful:
         """
         ended: dict[int, list[int]] = {}
         at_limit: dict[int, int] = {}
-        states, scale, pause = self.states, self.scale, self.pause
+        states, endings, laws, pause = self.states, self.endings, self.laws, self.pause
         mass = [0] * states
         for n, m in live.items():
             mass[n] = m
         played = steps if pause and live else 0
         for k in range(steps + 1):
-            weight = math.comb(steps, k) * pause ** (steps - k)
             alive = [(n, m) for n, m in enumerate(mass) if m]
             if not alive:
                 break
+            weight = math.comb(steps, k) * pause ** (steps - k)
             if weight:
                 for n, m in alive:
                     at_limit[n] = at_limit.get(n, 0) + m * weight
             if k == steps:
                 break
             played = max(played, k + 1)
-            after = [0] * (states + self.endings)
-            laws = self.laws
+            after = [0] * (states + endings)
             for n, m in alive:
                 for i, w in laws[n]:
                     after[i] += m * w
-            for j, m in enumerate(after[states:]):
+            for j in range(endings):
+                m = after[-1 - j]
                 if m:
                     ended.setdefault(j, [0] * k).append(m)
-            mass = after[:states]
             for masses in ended.values():
                 masses.extend([0] * (k + 1 - len(masses)))
+            mass = after[:states]
         return ended, at_limit, played
 
 
