@@ -120,8 +120,13 @@ class Solution:
     states: int
     steps: int
 
-    def marginal(self, key: Callable[[Ending], H]) -> dict[H, Fraction]:
-        """The exact law of ``key(ending)``."""
+    @property
+    def common(self) -> int:
+        """The one denominator of every mass the solution gives (:meth:`masses`)."""
+        return self.denominator * self.scale**self.limit
+
+    def masses(self, key: Callable[[Ending], H]) -> dict[H, int]:
+        """The law of ``key(ending)`` as whole-number masses over :attr:`common`."""
         totals = self._totals
         mass_of = {
             h: sum(m * w for m, w in zip(masses, totals, strict=True))
@@ -134,19 +139,26 @@ class Solution:
         for ending, mass in self.timed_out.items():
             h = key(ending)
             mass_of[h] = mass_of.get(h, 0) + mass
-        common = self.denominator * at_limit
-        return {h: Fraction(mass, common) for h, mass in mass_of.items() if mass}
+        return {h: mass for h, mass in mass_of.items() if mass}
+
+    def marginal(self, key: Callable[[Ending], H]) -> dict[H, Fraction]:
+        """The exact law of ``key(ending)``."""
+        common = self.common
+        return {h: Fraction(mass, common) for h, mass in self.masses(key).items()}
 
     def probability(self, which: Callable[[Ending], bool]) -> Fraction:
         """The chance of every ending that ``which`` accepts."""
-        return self.marginal(lambda e: bool(which(e))).get(True, Fraction(0))
+        return Fraction(self.masses(lambda e: bool(which(e))).get(True, 0), self.common)
 
     def expectation(self, value: Callable[[Ending], int | Fraction]) -> Fraction:
         """The exact mean of ``value(ending)`` over the fight."""
-        return sum((v * p for v, p in self.marginal(value).items()), Fraction(0))
+        total = sum((v * mass for v, mass in self.masses(value).items()), Fraction(0))
+        return total / self.common
 
-    def timeline(self, key: Callable[[Ending], H]) -> dict[tuple[H, int], Fraction]:
-        """The exact law of ``key(ending)`` and the step the fight ended during (from 0)."""
+    def weighted_timeline(self, key: Callable[[Ending], H]) -> Weights[tuple[H, int]]:
+        """The law of ``key(ending)`` and the step the fight ended during (from 0), as
+        whole-number weights over :attr:`common`.
+        """
         scale, limit = self.scale, self.limit
         mass_of: dict[tuple[H, int], int] = {}
         for h, masses in self._grouped(key).items():
@@ -158,17 +170,19 @@ class Solution:
         for ending, t, mass in ends:
             where = (key(ending), t)
             mass_of[where] = mass_of.get(where, 0) + mass
-        common = self.denominator * scale**limit
-        return {where: Fraction(mass, common) for where, mass in mass_of.items() if mass}
+        return Weights.merged(self.common, mass_of.items())
+
+    def timeline(self, key: Callable[[Ending], H]) -> dict[tuple[H, int], Fraction]:
+        """The exact law of ``key(ending)`` and the step the fight ended during (from 0)."""
+        law = self.weighted_timeline(key)
+        return {where: Fraction(w, law.denominator) for where, w in law.pairs}
 
     def _grouped(self, key: Callable[[Ending], H]) -> dict[H, list[int]]:
         """The masses of ``ended``, added up over the endings of each ``key(ending)``."""
-        groups: dict[H, list[int]] = {}
+        groups: dict[H, list[tuple[int, ...]]] = {}
         for ending, masses in self.ended.items():
-            h = key(ending)
-            into = groups.get(h)
-            groups[h] = list(masses) if into is None else [a + b for a, b in zip(into, masses)]
-        return groups
+            groups.setdefault(key(ending), []).append(masses)
+        return {h: list(map(sum, zip(*rows, strict=True))) for h, rows in groups.items()}
 
     @property
     def endings(self) -> dict[tuple[Ending, int], Fraction]:

@@ -72,15 +72,17 @@ class ExactFight:
             return self.time_limit_s
         return ending.length(step) * self.step_s
 
-    def durations_s(self) -> dict[Fraction, Fraction]:
-        """The exact law of the fight's length in game seconds, as the engine records it."""
-        law: dict[Fraction, Fraction] = {}
-        timeline = self.solution.timeline(lambda e: replace(e, winner=None, survivors=(),
-                                                            hp_left=()))
-        for (ending, step), p in timeline.items():
-            seconds = self.duration_s(ending, step)
-            law[seconds] = law.get(seconds, Fraction(0)) + p
-        return law
+    def durations_s(self) -> Weights[Fraction]:
+        """The exact law of the fight's length in game seconds, as the engine records it (as
+        whole-number weights: :meth:`~sim.exact.chain.Solution.weighted_timeline`).
+        """
+        timeline = self.solution.weighted_timeline(
+            lambda e: replace(e, winner=None, survivors=(), hp_left=())
+        )
+        return Weights.merged(
+            timeline.denominator,
+            ((self.duration_s(ending, step), w) for (ending, step), w in timeline.pairs),
+        )
 
 
 def chain_for(scenario: Scenario) -> Chain:

@@ -19,6 +19,7 @@ from typing import Any
 from sim.exact.chain import STATE_CAP, Ending, TooManyStates
 from sim.exact.errors import NotExact
 from sim.exact.fight import ExactFight, exact_fight
+from sim.exact.weights import Weights
 from sim.run.result import RunResult
 from sim.run.summary import round_length_s
 from sim.run.tables import outcomes_frame
@@ -100,7 +101,7 @@ def exact_summary(scenario: Scenario, fight: ExactFight) -> dict[str, Any]:
     draw = solution.probability(lambda e: e.winner is None)
     ends = solution.marginal(lambda e: e.reason)
     durations = fight.durations_s()
-    duration = sum((s * p for s, p in durations.items()), Fraction(0))
+    duration = sum((s * w for s, w in durations.pairs), Fraction(0)) / durations.denominator
     summary: dict[str, Any] = {
         "kind": "run",
         "scenario": scenario.name,
@@ -140,16 +141,17 @@ def _hp_left(side: int, ending: Ending) -> int:
     return ending.hp_left[side]
 
 
-def length_law(durations: dict[Fraction, Fraction], round_s: float | None) -> dict[str, Any]:
+def length_law(durations: Weights[Fraction], round_s: float | None) -> dict[str, Any]:
     """The law of the fight's length (in rounds, or seconds) from its law in seconds."""
-    law: dict[Fraction, Fraction] = {}
-    for seconds, p in durations.items():
+    law: dict[Fraction, int] = {}
+    for seconds, w in durations.pairs:
         length = seconds / Fraction(round_s) if round_s is not None else seconds
-        law[length] = law.get(length, Fraction(0)) + p
+        law[length] = law.get(length, 0) + w
     unit = "rounds" if round_s is not None else "seconds"
+    # A whole-number quotient is rounded as the fraction's float would be (correctly).
     return {
         "unit": unit,
-        "law": [[float(length), float(p)] for length, p in sorted(law.items())],
+        "law": [[float(length), w / durations.denominator] for length, w in sorted(law.items())],
     }
 
 
