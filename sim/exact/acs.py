@@ -256,11 +256,11 @@ class Second:
             key = (Moment(plan.order[0], segments, (0, 0), (False, False)), none, none)
             particles[key] = particles.get(key, 0) + p
         for s in range(1, SEGMENTS + 1):
-            particles = _new_segment(particles)
+            particles, moments = _new_segment(particles)
             if s == 1 and self.options.winner_free_action:
-                particles = self._turn(particles, s, free=True)
-            while any(self._actor(m, s) is not None for m in {m for m, _, _ in particles}):
-                particles = self._turn(particles, s, free=False)
+                particles, moments = self._turn(particles, s, free=True)
+            while any(self._actor(m, s) is not None for m in moments):
+                particles, moments = self._turn(particles, s, free=False)
         taken: dict[tuple[Hits, Hits], int] = {}
         for (_, h0, h1), p in particles.items():
             taken[h0, h1] = taken.get((h0, h1), 0) + p
@@ -330,8 +330,11 @@ class Second:
                 return x
         return None
 
-    def _turn(self, particles: dict[Particle, int], s: int, free: bool) -> dict[Particle, int]:
-        """Every particle's next action on segment ``s`` (the winner's free one if ``free``).
+    def _turn(
+        self, particles: dict[Particle, int], s: int, free: bool
+    ) -> tuple[dict[Particle, int], set[Moment]]:
+        """Every particle's next action on segment ``s`` (the winner's free one if ``free``),
+        and the moments after it.
 
         A particle with no action left on ``s`` stays as it is (its weight times ``scale``).
         """
@@ -361,7 +364,9 @@ class Second:
                     blows[blow] = blows.get(blow, 0) + p * q
                     key = (later, _hit(h0, kind), h1)
                 after[key] = after.get(key, 0) + p * q
-        return after
+        moments = {m for m, move in moves.items() if move is None}
+        moments.update(later for move in moves.values() if move for later, _, _ in move[1])
+        return after, moments
 
     def _move(
         self, moment: Moment, s: int, free: bool
@@ -429,13 +434,17 @@ def _victory(x: int, left: int, s: int) -> Ending:
     return Ending(x, "victory", survivors, hp_left, s, SEGMENTS)
 
 
-def _new_segment(particles: dict[Particle, int]) -> dict[Particle, int]:
-    """The particles as a segment starts: no defensive action used in it yet."""
+def _new_segment(particles: dict[Particle, int]) -> tuple[dict[Particle, int], set[Moment]]:
+    """The particles as a segment starts (no defensive action used in it yet), their moments."""
     fresh: dict[Particle, int] = {}
+    moments: dict[Moment, Moment] = {}
     for (m, h0, h1), p in particles.items():
-        key = (Moment(m.winner, m.plans, (0, 0), m.maneuver), h0, h1)
+        start = moments.get(m)
+        if start is None:
+            start = moments[m] = Moment(m.winner, m.plans, (0, 0), m.maneuver)
+        key = (start, h0, h1)
         fresh[key] = fresh.get(key, 0) + p
-    return fresh
+    return fresh, set(moments.values())
 
 
 def _hit(hits: Hits, kind: int) -> Hits:
