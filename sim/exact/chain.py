@@ -245,29 +245,36 @@ class _Numbered(Generic[S]):
     ) -> None:
         self.step = step
         self.cap = cap
-        self.index: dict[S, int] = {}
+        #: Every state's number and every ending's, both met so far (one look-up for either).
+        self.index: dict[S | Ending, int] = {}
         self.states: list[S] = []
-        self.endings: dict[Ending, int] = {}
+        self.endings: list[Ending] = []
         self.laws: list[tuple[tuple[int, int], ...]] = []
         self.scales: list[int] = []
 
     def number(self, outcome: S | Ending) -> int:
         """The number of a state (from 0) or of an ending (below 0)."""
-        if isinstance(outcome, Ending):
-            return -1 - self.endings.setdefault(outcome, len(self.endings))
         found = self.index.get(outcome)
-        if found is None:
-            if len(self.states) >= self.cap:
-                raise TooManyStates(len(self.states) + 1, self.cap)
-            found = self.index[outcome] = len(self.states)
-            self.states.append(outcome)
+        if found is not None:
+            return found
+        if isinstance(outcome, Ending):
+            self.endings.append(outcome)
+            found = self.index[outcome] = -len(self.endings)
+            return found
+        if len(self.states) >= self.cap:
+            raise TooManyStates(len(self.states) + 1, self.cap)
+        found = self.index[outcome] = len(self.states)
+        self.states.append(outcome)
         return found
 
     def law(self, n: int) -> tuple[tuple[tuple[int, int], ...], int]:
         """State ``n``'s law as numbered pairs and their denominator (worked out once)."""
         while len(self.laws) <= n:  # states are numbered in order, so are their laws
             law = _weights(self.step(self.states[len(self.laws)]))
-            self.laws.append(tuple((self.number(o), w) for o, w in law.pairs))
+            index, number = self.index, self.number
+            self.laws.append(
+                tuple((m if (m := index.get(o)) is not None else number(o), w) for o, w in law.pairs)
+            )
             self.scales.append(law.denominator)
         return self.laws[n], self.scales[n]
 
