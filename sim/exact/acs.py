@@ -15,13 +15,16 @@ the clock's order of a second's actions and its count of defensive actions (the 
 in its processes, so there is no function to call).
 
 Speed: a second does not depend on the hit points until someone falls, and damage only adds up.
-So the second is played once, for every plan at once, over the damage each combatant has taken
-so far (not the hit points): the law of the damage taken by the second's end, and, for every
-attack that deals damage, the damage both had taken before it. The law of a second from any hit
-points is then read off those two tables (:class:`SecondTable`): nobody falls when the damage at
-the end is below both hit points; the first blow that reaches a combatant's hit points ends the
-fight. The tables are built once per kind of second (the first, with prepared ambition, and the
-others).
+So the second is played once, for every plan at once, over the hits each combatant has taken so
+far (not the hit points, nor even the damage: each hit's damage is rolled on its own, so the
+damage taken is the sum of the hits' laws, :class:`Hurts`, worked out once at the second's end):
+the law of the damage taken by the second's end, and, for every attack that deals damage, the
+damage both had taken before it. The law of a second from any hit points is then read off two
+tables (:class:`SecondTable`): nobody falls when the damage at the end is below both hit points;
+the first blow that reaches a combatant's hit points ends the fight. The tables are built once
+per kind of second (the first, with prepared ambition, and the others). A second where nobody is
+hurt leaves every state as it is with the same chance, which the chain solves apart
+(:mod:`sim.exact.chain`: a pause).
 
 A fight any other way (named actions, multi-segment attacks, readying, movement, a hybrid
 resolution, more than two combatants) is not a chain here: :func:`duel` raises
