@@ -37,7 +37,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from typing import NamedTuple
 
 from sim.engine.dice import DiceExpr
@@ -283,7 +283,8 @@ class Second:
     ) -> SecondTable:
         """The second's table from the hits taken by its end and before each blow."""
         hurts, most = self.hurts, self.most
-        top = max(sum(h) for pair in (*taken, *((hx, hy) for _, _, hx, hy, _ in blows)) for h in pair)
+        pairs = (*taken, *((hx, hy) for _, _, hx, hy, _ in blows))
+        top = max(sum(h) for pair in pairs for h in pair)
         law: dict[Hits, dict[int, int]] = {}
 
         def damage(hits: Hits) -> dict[int, int]:
@@ -315,7 +316,8 @@ class Second:
                         into[h] += w * v
         denominator *= hurts.scale ** (2 * top + 1)
         # Keep the integers small: divide out what every weight and the denominator share.
-        shared = math.gcd(denominator, *ends.values(), *(w for row in reaches.values() for w in row))
+        weights = (w for row in reaches.values() for w in row)
+        shared = math.gcd(denominator, *ends.values(), *weights)
         return SecondTable(
             ends=tuple((d, w // shared) for d, w in ends.items()),
             reaches={
@@ -336,10 +338,10 @@ class Second:
     def _turn(
         self, particles: dict[Particle, int], s: int, free: bool
     ) -> tuple[dict[Particle, int], set[Moment]]:
-        """Every particle's next action on segment ``s`` (the winner's free one if ``free``),
-        and the moments after it.
+        """Every particle's next action on segment ``s``, and the moments after it.
 
-        A particle with no action left on ``s`` stays as it is (its weight times ``scale``).
+        The action is the winner's free one if ``free``. A particle with no action left on
+        ``s`` stays as it is (its weight times ``scale``).
         """
         after: dict[Particle, int] = {}
         blows: dict[tuple[int, int, Hits, Hits, int], int] = {}
@@ -374,8 +376,10 @@ class Second:
     def _move(
         self, moment: Moment, s: int, free: bool
     ) -> tuple[int, tuple[tuple[Moment, int, int], ...]] | None:
-        """Who attacks next on ``s`` from this moment, and the law of the moment after it with
-        the kind of damage dealt (-1: none); None when nobody acts on ``s``.
+        """Who attacks next on ``s`` from this moment, and the law of the moment after it.
+
+        Each moment after comes with the kind of damage dealt (-1: none); None when nobody acts
+        on ``s``.
         """
         x = moment.winner if free else self._actor(moment, s)
         if x is None:
@@ -429,7 +433,7 @@ class Second:
         )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _victory(x: int, left: int, s: int) -> Ending:
     """``x`` wins on segment ``s`` with ``left`` hit points (one ending, built once)."""
     hp_left = (left, 0) if x == 0 else (0, left)

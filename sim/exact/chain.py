@@ -29,6 +29,7 @@ distinct states times the outcomes of a step, which is why a solve has a cap on 
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
@@ -90,11 +91,11 @@ class TooManyStates(ValueError):
 class Solution:
     """The exact law of a fight's endings (each with the step it ended during), and its cost.
 
-    Kept as integers (see the module): ``ended[e][k]`` (as many ``k`` for every ending) is the mass of ending the fight so on the
-    eventful step after ``k`` eventful ones, over ``denominator * scale ** (k + 1)``; a step
-    pauses with weight ``pause`` out of ``scale``. The fight ends so during step ``t`` (from 0)
-    with the chance ``sum(ended[e][k] * C(t, k) * pause ** (t - k)) / (denominator * scale **
-    (t + 1))``.
+    Kept as integers (see the module): ``ended[e][k]`` (as many ``k`` for every ending) is the
+    mass of ending the fight so on the eventful step after ``k`` eventful ones, over
+    ``denominator * scale ** (k + 1)``; a step pauses with weight ``pause`` out of ``scale``.
+    The fight ends so during step ``t`` (from 0) with the chance
+    ``sum(ended[e][k] * C(t, k) * pause ** (t - k)) / (denominator * scale ** (t + 1))``.
 
     Attributes:
         ended: per ending, its masses by eventful steps before it (see above).
@@ -152,12 +153,13 @@ class Solution:
 
     def expectation(self, value: Callable[[Ending], int | Fraction]) -> Fraction:
         """The exact mean of ``value(ending)`` over the fight."""
-        total = sum((v * mass for v, mass in self.masses(value).items()), Fraction(0))
+        total = sum((Fraction(v) * mass for v, mass in self.masses(value).items()), Fraction(0))
         return total / self.common
 
     def weighted_timeline(self, key: Callable[[Ending], H]) -> Weights[tuple[H, int]]:
-        """The law of ``key(ending)`` and the step the fight ended during (from 0), as
-        whole-number weights over :attr:`common`.
+        """The law of ``key(ending)`` and the step the fight ended during, over :attr:`common`.
+
+        Steps count from 0, as in :meth:`timeline`; the weights are whole numbers.
         """
         scale, limit = self.scale, self.limit
         mass_of: dict[tuple[H, int], int] = {}
@@ -186,9 +188,11 @@ class Solution:
 
     @property
     def endings(self) -> dict[tuple[Ending, int], Fraction]:
-        """The exact probability of every ending at every step: ``(ending, t)`` is the fight
-        ending so during step ``t`` (its length ``t + ending.within`` steps); a fight still
-        going at the time limit ends by ``time_limit`` at step ``limit``, within 0.
+        """The exact probability of every ending at every step.
+
+        ``(ending, t)`` is the fight ending so during step ``t`` (its length ``t +
+        ending.within`` steps); a fight still going at the time limit ends by ``time_limit`` at
+        step ``limit``, within 0.
         """
         return self.timeline(lambda e: e)
 
@@ -202,8 +206,9 @@ class Solution:
 
     @cached_property
     def _totals(self) -> tuple[int, ...]:
-        """Per ``k``, what an ending's mass after ``k`` eventful steps weighs over every step
-        up to the limit, over ``denominator * scale ** limit`` (``ended`` times this, summed).
+        """Per ``k``, what a mass after ``k`` eventful steps weighs over every step to the limit.
+
+        Over ``denominator * scale ** limit``: ``ended`` times this, summed, is an ending's mass.
         """
         most = max((len(m) for m in self.ended.values()), default=0)
         q, d, limit = self.pause, self.scale, self.limit
@@ -214,8 +219,9 @@ class Solution:
 
 
 def _by_step(masses: list[int], pause: int, limit: int) -> list[int]:
-    """An ending's masses by eventful steps turned into its masses by steps (``t`` from 0),
-    each over ``scale ** (t + 1)`` (see :class:`Solution`).
+    """An ending's masses by eventful steps turned into its masses by steps (``t`` from 0).
+
+    Each is over ``scale ** (t + 1)`` (see :class:`Solution`).
 
     With ``c[k]`` the mass after ``k`` eventful steps, a step maps ``c[k]`` to ``pause * c[k] +
     c[k + 1]`` (the ``C(t, k)`` orders of pauses and eventful steps, Pascal's rule), and ``c[0]``
@@ -229,7 +235,7 @@ def _by_step(masses: list[int], pause: int, limit: int) -> list[int]:
         if not c:
             break
         out.append(c[0])
-        c = [pause * a + b for a, b in zip(c, c[1:])] + [pause * c[-1]]
+        c = [pause * a + b for a, b in itertools.pairwise(c)] + [pause * c[-1]]
     return out
 
 
@@ -273,7 +279,9 @@ class _Numbered(Generic[S]):
             law = _weights(self.step(self.states[len(self.laws)]))
             index, number = self.index, self.number
             self.laws.append(
-                tuple((m if (m := index.get(o)) is not None else number(o), w) for o, w in law.pairs)
+                tuple(
+                    (m if (m := index.get(o)) is not None else number(o), w) for o, w in law.pairs
+                )
             )
             self.scales.append(law.denominator)
         return self.laws[n], self.scales[n]
@@ -382,9 +390,10 @@ class _Eventful:
     def run(
         self, live: dict[int, int], steps: int
     ) -> tuple[dict[int, list[int]], dict[int, int], int]:
-        """The eventful steps from ``live``: each ending's masses by eventful steps before it,
-        the live states' masses at the time limit (over ``scale ** steps`` more than ``live``),
-        and the steps played.
+        """The eventful steps from ``live``, one eventful step at a time.
+
+        Gives each ending's masses by eventful steps before it, the live states' masses at the
+        time limit (over ``scale ** steps`` more than ``live``), and the steps played.
         """
         ended: dict[int, list[int]] = {}
         at_limit: dict[int, int] = {}

@@ -73,8 +73,9 @@ class ExactFight:
         return ending.length(step) * self.step_s
 
     def durations_s(self) -> Weights[Fraction]:
-        """The exact law of the fight's length in game seconds, as the engine records it (as
-        whole-number weights: :meth:`~sim.exact.chain.Solution.weighted_timeline`).
+        """The exact law of the fight's length in game seconds, as the engine records it.
+
+        As whole-number weights (:meth:`~sim.exact.chain.Solution.weighted_timeline`).
         """
         timeline = self.solution.weighted_timeline(
             lambda e: replace(e, winner=None, survivors=(), hp_left=())
