@@ -259,11 +259,7 @@ class Second:
             key = (Moment(plan.order[0], segments, (0, 0), (False, False)), none, none)
             particles[key] = particles.get(key, 0) + p
         for s in range(1, SEGMENTS + 1):
-            particles, moments = _new_segment(particles)
-            if s == 1 and self.options.winner_free_action:
-                particles, moments = self._turn(particles, s, free=True)
-            while any(self._actor(m, s) is not None for m in moments):
-                particles, moments = self._turn(particles, s, free=False)
+            particles = self._segment(_new_segment(particles), s)
         taken: dict[tuple[Hits, Hits], int] = {}
         for (_, h0, h1), p in particles.items():
             taken[h0, h1] = taken.get((h0, h1), 0) + p
@@ -335,26 +331,46 @@ class Second:
                 return x
         return None
 
+    def _segment(self, particles: dict[Particle, int], s: int) -> dict[Particle, int]:
+        """Segment ``s``, turn by turn until nobody acts on it (the winner's free action first).
+
+        A particle with no action left on ``s`` keeps none for the rest of it: it is set aside
+        and given the turns' denominators (``scale`` a turn) once, at the segment's end.
+        """
+        aside: list[dict[Particle, int]] = []
+        more = True
+        if s == 1 and self.options.winner_free_action:
+            particles, idle, more = self._turn(particles, s, free=True)
+            aside.append(idle)
+        while more and particles:
+            particles, idle, more = self._turn(particles, s, free=False)
+            aside.append(idle)
+        for later, idle in enumerate(reversed(aside)):
+            factor = self.scale ** (later + 1)
+            for key, p in idle.items():
+                particles[key] = particles.get(key, 0) + p * factor
+        return particles
+
     def _turn(
         self, particles: dict[Particle, int], s: int, free: bool
-    ) -> tuple[dict[Particle, int], set[Moment]]:
-        """Every particle's next action on segment ``s``, and the moments after it.
+    ) -> tuple[dict[Particle, int], dict[Particle, int], bool]:
+        """Every particle's next action on segment ``s`` (the winner's free one if ``free``).
 
-        The action is the winner's free one if ``free``. A particle with no action left on
-        ``s`` stays as it is (its weight times ``scale``).
+        Gives the particles after it; apart, those with no action left on ``s`` (as they were:
+        they take no turn's ``scale``); and whether anyone after it has an action left on ``s``.
         """
         after: dict[Particle, int] = {}
+        idle: dict[Particle, int] = {}
         blows: dict[tuple[int, int, Hits, Hits, int], int] = {}
         self.blows.append(blows)
-        scale = self.scale
         moves: dict[Moment, tuple[int, tuple[tuple[Moment, int, int], ...]] | None] = {}
-        for (moment, h0, h1), p in particles.items():
+        for particle, p in particles.items():
+            moment, h0, h1 = particle
             if moment not in moves:
                 moves[moment] = self._move(moment, s, free)
             move = moves[moment]
             if move is None:
-                key = (moment, h0, h1)
-                after[key] = after.get(key, 0) + p * scale
+                idle[particle] = p
                 continue
             x, outcomes = move
             for later, kind, q in outcomes:
@@ -369,9 +385,8 @@ class Second:
                     blows[blow] = blows.get(blow, 0) + p * q
                     key = (later, _hit(h0, kind), h1)
                 after[key] = after.get(key, 0) + p * q
-        moments = {m for m, move in moves.items() if move is None}
-        moments.update(later for move in moves.values() if move for later, _, _ in move[1])
-        return after, moments
+        moments = {later for move in moves.values() if move for later, _, _ in move[1]}
+        return after, idle, any(self._actor(m, s) is not None for m in moments)
 
     def _move(
         self, moment: Moment, s: int, free: bool
@@ -441,8 +456,8 @@ def _victory(x: int, left: int, s: int) -> Ending:
     return Ending(x, "victory", survivors, hp_left, s, SEGMENTS)
 
 
-def _new_segment(particles: dict[Particle, int]) -> tuple[dict[Particle, int], set[Moment]]:
-    """The particles as a segment starts (no defensive action used in it yet), their moments."""
+def _new_segment(particles: dict[Particle, int]) -> dict[Particle, int]:
+    """The particles as a segment starts: no defensive action used in it yet."""
     fresh: dict[Particle, int] = {}
     moments: dict[Moment, Moment] = {}
     for (m, h0, h1), p in particles.items():
@@ -451,7 +466,7 @@ def _new_segment(particles: dict[Particle, int]) -> tuple[dict[Particle, int], s
             start = moments[m] = Moment(m.winner, m.plans, (0, 0), m.maneuver)
         key = (start, h0, h1)
         fresh[key] = fresh.get(key, 0) + p
-    return fresh, set(moments.values())
+    return fresh
 
 
 def _hit(hits: Hits, kind: int) -> Hits:
