@@ -45,10 +45,13 @@ class Distribution(Generic[T]):
             if weight < 0:
                 raise ValueError(f"negative weight {weight} for {outcome!r}")
             if weight:
-                merged[outcome] = merged.get(outcome, Fraction(0)) + Fraction(weight)
+                before = merged.get(outcome)
+                merged[outcome] = Fraction(weight) if before is None else before + weight
         total = sum(merged.values(), Fraction(0))
         if not total:
             raise ValueError("a distribution needs at least one outcome of positive weight")
+        if total == 1:  # already a law (a product of laws, say): nothing to divide
+            return cls(merged)
         return cls({outcome: weight / total for outcome, weight in merged.items()})
 
     @classmethod

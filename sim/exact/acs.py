@@ -15,13 +15,16 @@ the clock's order of a second's actions and its count of defensive actions (the 
 in its processes, so there is no function to call).
 
 Speed: a second does not depend on the hit points until someone falls, and damage only adds up.
-So the second is played once, for every plan at once, over the damage each combatant has taken
-so far (not the hit points): the law of the damage taken by the second's end, and, for every
-attack that deals damage, the damage both had taken before it. The law of a second from any hit
-points is then read off those two tables (:class:`SecondTable`): nobody falls when the damage at
-the end is below both hit points; the first blow that reaches a combatant's hit points ends the
-fight. The tables are built once per kind of second (the first, with prepared ambition, and the
-others).
+So the second is played once, for every plan at once, over the hits each combatant has taken so
+far (not the hit points, nor even the damage: each hit's damage is rolled on its own, so the
+damage taken is the sum of the hits' laws, :class:`Hurts`, worked out once at the second's end):
+the law of the damage taken by the second's end, and, for every attack that deals damage, the
+damage both had taken before it. The law of a second from any hit points is then read off two
+tables (:class:`SecondTable`): nobody falls when the damage at the end is below both hit points;
+the first blow that reaches a combatant's hit points ends the fight. The tables are built once
+per kind of second (the first, with prepared ambition, and the others). A second where nobody is
+hurt leaves every state as it is with the same chance, which the chain solves apart
+(:mod:`sim.exact.chain`: a pause).
 
 A fight any other way (named actions, multi-segment attacks, readying, movement, a hybrid
 resolution, more than two combatants) is not a chain here: :func:`duel` raises
@@ -34,7 +37,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import NamedTuple
 
 from sim.engine.dice import DiceExpr
@@ -73,8 +76,12 @@ class Moment(NamedTuple):
     maneuver: tuple[bool, bool]
 
 
-#: A particle of the second: the clock's moment and the damage each combatant has taken.
-Particle = tuple[Moment, int, int]
+#: The hits a combatant has taken in a second, counted by the law of their damage (one count per
+#: law of :class:`Hurts`): the damage itself is their sum, worked out once the second is played.
+Hits = tuple[int, ...]
+
+#: A particle of the second: the clock's moment and the hits each combatant has taken.
+Particle = tuple[Moment, Hits, Hits]
 
 
 @dataclass(frozen=True)
@@ -94,28 +101,56 @@ class SecondTable:
         ends: the law of the damage both have taken by the second's end, ``(d0, d1)``, as
             integer weights over ``denominator`` (a combatant who took its most hit points or
             more is left out: it is down whatever its hit points).
-        blows: for each attack that dealt damage, by ``(attacker, segment, its damage taken,
-            the target's damage taken before the blow)``, the weight of each amount dealt.
+        reaches: by ``(attacker, segment, its damage taken)``: for each target hit points ``h``
+            (index ``h``, up to the target's most), the weight of a blow that takes the target
+            from below ``h`` to ``h`` or more.
         denominator: the common denominator of every weight.
     """
 
     ends: tuple[tuple[tuple[int, int], int], ...]
-    blows: dict[tuple[int, int, int, int], dict[int, int]]
+    reaches: dict[tuple[int, int, int], tuple[int, ...]]
     denominator: int
 
-    @cached_property
-    def reaches(self) -> dict[tuple[int, int, int], tuple[int, ...]]:
-        """By ``(attacker, segment, its damage taken)``: for each target hit points ``h``, the
-        weight of a blow that takes the target from below ``h`` to ``h`` or more (index ``h``).
-        """
-        top = 1 + max((dy + d for (_, _, _, dy), law in self.blows.items() for d in law), default=0)
-        table: dict[tuple[int, int, int], list[int]] = {}
-        for (x, s, dx, dy), law in self.blows.items():
-            row = table.setdefault((x, s, dx), [0] * (top + 1))
-            for d, w in law.items():
-                for h in range(dy + 1, min(dy + d, top) + 1):
-                    row[h] += w
-        return {key: tuple(row) for key, row in table.items()}
+
+@dataclass(frozen=True)
+class Hurts:
+    """The laws of a hit's damage, each once, as integer weights over one ``scale``.
+
+    The damage of each hit is rolled on its own (``damage_law`` of the attacker's damage dice,
+    inside :func:`~sim.rules.acs.percentile.distribution`), so the damage a combatant has taken
+    is the sum of its hits' and the second can count hits (:data:`Hits`) instead of damage.
+    """
+
+    laws: tuple[tuple[tuple[int, int], ...], ...]
+    scale: int
+
+    @classmethod
+    def of(cls, shapes: list[tuple[tuple[int, int], ...]]) -> Hurts:
+        """The laws of these shapes (each its ``(damage, weight)`` pairs over their sum)."""
+        scale = math.lcm(*(sum(w for _, w in shape) for shape in shapes))
+        return cls(
+            tuple(
+                tuple((d, w * (scale // sum(v for _, v in shape))) for d, w in shape)
+                for shape in shapes
+            ),
+            scale,
+        )
+
+    def taken(self, hits: Hits, most: int) -> dict[int, int]:
+        """The law of the damage of these hits, over ``scale ** most`` (``most`` hits or more)."""
+        law = {0: self.scale ** (most - sum(hits))}
+        for kind, count in enumerate(hits):
+            for _ in range(count):
+                after: dict[int, int] = {}
+                for a, w in law.items():
+                    for d, v in self.laws[kind]:
+                        after[a + d] = after.get(a + d, 0) + w * v
+                law = after
+        return law
+
+    def tail(self, kind: int, most: int) -> list[int]:
+        """By ``j`` up to ``most``: the weight of a hit of this kind dealing ``j`` or more."""
+        return [sum(w for d, w in self.laws[kind] if d >= j) for j in range(most + 1)]
 
 
 @dataclass(frozen=True)
@@ -159,23 +194,17 @@ class Duel:
     def step(self, state: AcsState) -> Weights[AcsState | Ending]:
         """The law of what one second leaves: a state, or the fight's ending."""
         table = self.tables[state.first]
-        hp = (state.hp0, state.hp1)
+        hp = h0, h1 = state.hp0, state.hp1
         weighted: list[tuple[AcsState | Ending, int]] = [
-            (AcsState(hp[0] - d0, hp[1] - d1, False), w)
+            (AcsState(h0 - d0, h1 - d1, False), w)
             for (d0, d1), w in table.ends
-            if d0 < hp[0] and d1 < hp[1]
+            if d0 < h0 and d1 < h1
         ]
         for (x, s, dx), reach in table.reaches.items():
             y = 1 - x
-            if dx >= hp[x] or hp[y] >= len(reach) or not reach[hp[y]]:
-                continue
-            left = [0, 0]
-            left[x] = hp[x] - dx
-            survivors = (1, 0) if x == 0 else (0, 1)
-            ending = Ending(x, "victory", survivors, (left[0], left[1]), s, SEGMENTS)
-            weighted.append((ending, reach[hp[y]]))
-        shared = math.gcd(table.denominator, *(w for _, w in weighted))
-        return Weights(table.denominator // shared, tuple((o, w // shared) for o, w in weighted))
+            if dx < hp[x] and hp[y] < len(reach) and reach[hp[y]]:
+                weighted.append((_victory(x, hp[x] - dx, s), reach[hp[y]]))
+        return Weights(table.denominator, tuple(weighted))
 
     @cached_property
     def tables(self) -> tuple[SecondTable, SecondTable]:
@@ -188,7 +217,7 @@ class Duel:
 
 
 class Second:
-    """One second played over the damage taken, for every plan at once (see the module)."""
+    """One second played over the hits taken, for every plan at once (see the module)."""
 
     def __init__(self, duel: Duel, first: bool) -> None:
         self.duel = duel
@@ -204,47 +233,93 @@ class Second:
         ]
         self.plans = Weights.of(second_law(contenders, options.duplicates))
         # Every attack's law over one denominator, so that every particle has the same one.
+        shapes: dict[tuple[tuple[int, int], ...], int] = {}
         laws = {
-            (x, situation): Weights.of(self._read(x, situation))
+            (x, situation): _split(Weights.of(self._read(x, situation)), shapes)
             for x in (0, 1)
             for situation in (*PLAIN, *(Situation(can, maneuver=True) for can in (False, True)))
         }
+        self.hurts = Hurts.of(list(shapes))
         self.scale = math.lcm(*(law.denominator for law in laws.values()))
         self.laws = {
-            key: tuple((rolled, d, w * (self.scale // law.denominator)) for (rolled, d), w in law.pairs)
+            key: tuple((rolled, kind, w * (self.scale // law.denominator))
+                       for (rolled, kind), w in law.pairs)
             for key, law in laws.items()
         }
-        #: The blows of each turn (a turn multiplies every particle's denominator by ``scale``).
-        self.blows: list[dict[tuple[int, int, int, int], dict[int, int]]] = []
+        #: The blows of each turn (a turn multiplies every particle's denominator by ``scale``),
+        #: by (attacker, segment, its hits taken, the target's, the kind of the blow's damage).
+        self.blows: list[dict[tuple[int, int, Hits, Hits, int], int]] = []
 
     def table(self) -> SecondTable:
         """Play the second: every segment of every plan, the free action first."""
+        none = (0,) * len(self.hurts.laws)
         particles: dict[Particle, int] = {}
         for plan, p in self.plans.pairs:
             segments = (plan.segments[0], plan.segments[1])
-            key = (Moment(plan.order[0], segments, (0, 0), (False, False)), 0, 0)
+            key = (Moment(plan.order[0], segments, (0, 0), (False, False)), none, none)
             particles[key] = particles.get(key, 0) + p
         for s in range(1, SEGMENTS + 1):
-            particles = _new_segment(particles)
-            if s == 1 and self.options.winner_free_action:
-                particles = self._turn(particles, s, free=True)
-            while any(self._actor(m, s) is not None for m, _, _ in particles):
-                particles = self._turn(particles, s, free=False)
-        ends: dict[tuple[int, int], int] = {}
-        for (_, d0, d1), p in particles.items():
-            ends[(d0, d1)] = ends.get((d0, d1), 0) + p
+            particles = self._segment(_new_segment(particles), s)
+        taken: dict[tuple[Hits, Hits], int] = {}
+        for (_, h0, h1), p in particles.items():
+            taken[h0, h1] = taken.get((h0, h1), 0) + p
         turns = len(self.blows)
-        blows: dict[tuple[int, int, int, int], dict[int, int]] = {}
+        blows: dict[tuple[int, int, Hits, Hits, int], int] = {}
         for k, turn in enumerate(self.blows, start=1):
             later = self.scale ** (turns - k)
-            for where, law in turn.items():
-                into = blows.setdefault(where, {})
-                for d, w in law.items():
-                    into[d] = into.get(d, 0) + w * later
+            for where, w in turn.items():
+                blows[where] = blows.get(where, 0) + w * later
+        return self._read_off(taken, blows, self.plans.denominator * self.scale**turns)
+
+    def _read_off(
+        self,
+        taken: dict[tuple[Hits, Hits], int],
+        blows: dict[tuple[int, int, Hits, Hits, int], int],
+        denominator: int,
+    ) -> SecondTable:
+        """The second's table from the hits taken by its end and before each blow."""
+        hurts, most = self.hurts, self.most
+        pairs = (*taken, *((hx, hy) for _, _, hx, hy, _ in blows))
+        top = max(sum(h) for pair in pairs for h in pair)
+        law: dict[Hits, dict[int, int]] = {}
+
+        def damage(hits: Hits) -> dict[int, int]:
+            if hits not in law:
+                law[hits] = hurts.taken(hits, top)
+            return law[hits]
+
+        ends: dict[tuple[int, int], int] = {}
+        for (h0, h1), p in taken.items():
+            for d0, w0 in damage(h0).items():
+                if d0 < most[0]:
+                    for d1, w1 in damage(h1).items():
+                        if d1 < most[1]:
+                            ends[d0, d1] = ends.get((d0, d1), 0) + p * w0 * w1 * hurts.scale
+        # By (attacker, segment, its hits): for each h, the weight of reaching h.
+        rows: dict[tuple[int, int, Hits], list[int]] = {}
+        tails = [hurts.tail(kind, max(most)) for kind in range(len(hurts.laws))]
+        for (x, s, hx, hy, kind), b in blows.items():
+            row = rows.setdefault((x, s, hx), [0] * (most[1 - x] + 1))
+            before, tail = damage(hy), tails[kind]
+            for h in range(1, len(row)):
+                row[h] += b * sum(w * tail[h - a] for a, w in before.items() if a < h)
+        reaches: dict[tuple[int, int, int], list[int]] = {}
+        for (x, s, hx), row in rows.items():
+            for dx, w in damage(hx).items():
+                if dx < most[x]:
+                    into = reaches.setdefault((x, s, dx), [0] * len(row))
+                    for h, v in enumerate(row):
+                        into[h] += w * v
+        denominator *= hurts.scale ** (2 * top + 1)
+        # Keep the integers small: divide out what every weight and the denominator share.
+        weights = (w for row in reaches.values() for w in row)
+        shared = math.gcd(denominator, *ends.values(), *weights)
         return SecondTable(
-            ends=tuple(ends.items()),
-            blows=blows,
-            denominator=self.plans.denominator * self.scale**turns,
+            ends=tuple((d, w // shared) for d, w in ends.items()),
+            reaches={
+                key: tuple(w // shared for w in row) for key, row in reaches.items() if any(row)
+            },
+            denominator=denominator // shared,
         )
 
     def _actor(self, moment: Moment, s: int) -> int | None:
@@ -256,49 +331,85 @@ class Second:
                 return x
         return None
 
-    def _turn(self, particles: dict[Particle, int], s: int, free: bool) -> dict[Particle, int]:
+    def _segment(self, particles: dict[Particle, int], s: int) -> dict[Particle, int]:
+        """Segment ``s``, turn by turn until nobody acts on it (the winner's free action first).
+
+        A particle with no action left on ``s`` keeps none for the rest of it: it is set aside
+        and given the turns' denominators (``scale`` a turn) once, at the segment's end.
+        """
+        aside: list[dict[Particle, int]] = []
+        more = True
+        if s == 1 and self.options.winner_free_action:
+            particles, idle, more = self._turn(particles, s, free=True)
+            aside.append(idle)
+        while more and particles:
+            particles, idle, more = self._turn(particles, s, free=False)
+            aside.append(idle)
+        for later, idle in enumerate(reversed(aside)):
+            factor = self.scale ** (later + 1)
+            for key, p in idle.items():
+                particles[key] = particles.get(key, 0) + p * factor
+        return particles
+
+    def _turn(
+        self, particles: dict[Particle, int], s: int, free: bool
+    ) -> tuple[dict[Particle, int], dict[Particle, int], bool]:
         """Every particle's next action on segment ``s`` (the winner's free one if ``free``).
 
-        A particle with no action left on ``s`` stays as it is (its weight times ``scale``).
+        Gives the particles after it; apart, those with no action left on ``s`` (as they were:
+        they take no turn's ``scale``); and whether anyone after it has an action left on ``s``.
         """
         after: dict[Particle, int] = {}
-        self.blows.append({})
-        scale = self.scale
-        for (moment, d0, d1), p in particles.items():
-            x = moment.winner if free else self._actor(moment, s)
-            if x is None:
-                after[(moment, d0, d1)] = after.get((moment, d0, d1), 0) + p * scale
+        idle: dict[Particle, int] = {}
+        blows: dict[tuple[int, int, Hits, Hits, int], int] = {}
+        self.blows.append(blows)
+        moves: dict[Moment, tuple[int, tuple[tuple[Moment, int, int], ...]] | None] = {}
+        for particle, p in particles.items():
+            moment, h0, h1 = particle
+            if moment not in moves:
+                moves[moment] = self._move(moment, s, free)
+            move = moves[moment]
+            if move is None:
+                idle[particle] = p
                 continue
-            if not free:
-                plans = list(moment.plans)
-                plans[x] = plans[x][1:]
-                moment = moment._replace(plans=(plans[0], plans[1]))
-            for (later, e0, e1), q in self._attack(moment, x, s, (d0, d1), p):
-                key = (later, e0, e1)
-                after[key] = after.get(key, 0) + q
-        return after
+            x, outcomes = move
+            for later, kind, q in outcomes:
+                if kind < 0:
+                    key = (later, h0, h1)
+                elif x == 0:
+                    blow = (0, s, h0, h1, kind)
+                    blows[blow] = blows.get(blow, 0) + p * q
+                    key = (later, h0, _hit(h1, kind))
+                else:
+                    blow = (1, s, h1, h0, kind)
+                    blows[blow] = blows.get(blow, 0) + p * q
+                    key = (later, _hit(h0, kind), h1)
+                after[key] = after.get(key, 0) + p * q
+        moments = {later for move in moves.values() if move for later, _, _ in move[1]}
+        return after, idle, any(self._actor(m, s) is not None for m in moments)
 
-    def _attack(
-        self, moment: Moment, x: int, s: int, taken: tuple[int, int], p: int
-    ) -> list[tuple[Particle, int]]:
-        """``x`` attacks the other on segment ``s``: the law of the particle after it."""
+    def _move(
+        self, moment: Moment, s: int, free: bool
+    ) -> tuple[int, tuple[tuple[Moment, int, int], ...]] | None:
+        """Who attacks next on ``s`` from this moment, and the law of the moment after it.
+
+        Each moment after comes with the kind of damage dealt (-1: none); None when nobody acts
+        on ``s``.
+        """
+        x = moment.winner if free else self._actor(moment, s)
+        if x is None:
+            return None
+        if not free:
+            plans = list(moment.plans)
+            plans[x] = plans[x][1:]
+            moment = Moment(moment.winner, (plans[0], plans[1]), moment.used, moment.maneuver)
         y = 1 - x
         can = self._can_defend(moment, y, s)
         situation = Situation(can, maneuver=True) if moment.maneuver[y] else PLAIN[can]
-        out: list[tuple[Particle, int]] = []
         defended = self._defended(moment, y, s) if can else moment
-        blows = self.blows[-1]
-        for rolled, damage, q in self.laws[x, situation]:
-            mass = p * q
-            after = list(taken)
-            if damage:
-                blow = blows.setdefault((x, s, taken[x], taken[y]), {})
-                blow[damage] = blow.get(damage, 0) + mass
-                after[y] += damage
-                if after[y] >= self.most[y]:
-                    continue  # down whatever its hit points: the fight is over
-            out.append(((defended if rolled else moment, after[0], after[1]), mass))
-        return out
+        return x, tuple(
+            (defended if rolled else moment, kind, q) for rolled, kind, q in self.laws[x, situation]
+        )
 
     def _can_defend(self, moment: Moment, y: int, s: int) -> bool:
         """Whether ``y`` has a defensive action left on segment ``s`` and wants to use it."""
@@ -337,13 +448,54 @@ class Second:
         )
 
 
+@cache
+def _victory(x: int, left: int, s: int) -> Ending:
+    """``x`` wins on segment ``s`` with ``left`` hit points (one ending, built once)."""
+    hp_left = (left, 0) if x == 0 else (0, left)
+    survivors = (1, 0) if x == 0 else (0, 1)
+    return Ending(x, "victory", survivors, hp_left, s, SEGMENTS)
+
+
 def _new_segment(particles: dict[Particle, int]) -> dict[Particle, int]:
     """The particles as a segment starts: no defensive action used in it yet."""
     fresh: dict[Particle, int] = {}
-    for (moment, d0, d1), p in particles.items():
-        key = (moment._replace(used=(0, 0)), d0, d1)
+    moments: dict[Moment, Moment] = {}
+    for (m, h0, h1), p in particles.items():
+        start = moments.get(m)
+        if start is None:
+            start = moments[m] = Moment(m.winner, m.plans, (0, 0), m.maneuver)
+        key = (start, h0, h1)
         fresh[key] = fresh.get(key, 0) + p
     return fresh
+
+
+def _hit(hits: Hits, kind: int) -> Hits:
+    """The hits taken with one more of this kind."""
+    return (*hits[:kind], hits[kind] + 1, *hits[kind + 1:])
+
+
+def _split(
+    law: Weights[tuple[bool, int]], shapes: dict[tuple[tuple[int, int], ...], int]
+) -> Weights[tuple[bool, int]]:
+    """An attack's law (defense rolled, damage) as (defense rolled, kind of damage: -1 none).
+
+    The damage of a hit, given whether a defense was rolled, has its own law: its shape
+    (``(damage, weight)`` pairs, the weights without a common factor) is numbered in ``shapes``
+    the first time it is met, and that number is its kind (:class:`Hurts`).
+    """
+    weighted: list[tuple[tuple[bool, int], int]] = []
+    hurt: dict[bool, dict[int, int]] = {}
+    for (rolled, damage), w in law.pairs:
+        if damage:
+            hurt.setdefault(rolled, {})[damage] = w
+        else:
+            weighted.append(((rolled, -1), w))
+    for rolled, damages in hurt.items():
+        shared = math.gcd(*damages.values())
+        shape = tuple(sorted((d, w // shared) for d, w in damages.items()))
+        kind = shapes.setdefault(shape, len(shapes))
+        weighted.append(((rolled, kind), sum(damages.values())))
+    return Weights(law.denominator, tuple(weighted))
 
 
 def duel(scenario: Scenario) -> Duel:

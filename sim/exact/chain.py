@@ -1,4 +1,4 @@
-"""An absorbing Markov chain over a fight's states, solved exactly step by step.
+"""An absorbing Markov chain over a fight's states, solved exactly up to its time limit.
 
 A fight is a chain: from each state the rule system's exchanges give the law of the next
 (:class:`~sim.engine.distribution.Distribution`), until an *ending* absorbs it (a side out, a
@@ -6,30 +6,42 @@ draw). The states here are any hashable values; a rule system's module in :mod:`
 says what a state holds and builds each step's law from its own exchange functions, so the chain
 knows no rule. Endings are :class:`Ending` values.
 
-The chain is solved forward, one step (a round, a second) at a time, up to the scenario's time
-limit: the probability of every live state after ``t`` steps, and the probability of ending
-each way at step ``t``. That gives the exact law of the fight's length as well as of its
-endings. Probabilities are kept as integers over one common denominator per step (the least
-common multiple of the step laws' denominators), so the inner loop adds and multiplies integers
-and builds no fraction; the answer is turned into :class:`~fractions.Fraction` once, at the end.
+The answer is the probability of ending each way at each step ``t`` up to the scenario's time
+limit (which gives the exact law of the fight's length as well as of its endings), and of every
+live state at the limit. Most steps of a fight change nothing (both miss): when every live state
+stays as it is with the same chance ``q`` (a *pause*), the chain is solved over its *eventful*
+steps only, those that change the state. A fight that has taken ``k`` eventful steps after ``t``
+steps did so in ``C(t, k)`` orders, each of chance ``q ** (t - k)`` for the pauses, so the law at
+step ``t`` is a sum over ``k`` (:class:`Solution`), and the eventful chain stops when its mass is
+all absorbed (hit points only go down), long before the time limit. A chain whose states pause
+with different chances is solved with ``q = 0``: every step is then an eventful one (the chain
+stepped one step at a time up to the limit).
 
-Each state's law is worked out once (memoised for the whole solve): memory grows with the number
-of distinct states times the outcomes of a step, which is why a solve has a cap on states
+Probabilities are kept as integers over one common denominator (the least common multiple of
+every state's law's denominator, ``scale``, to the power of the steps taken), so the inner loop
+adds and multiplies integers and builds no fraction; an answer is turned into
+:class:`~fractions.Fraction` when it is asked for.
+
+Each state's law is worked out once and kept for the whole solve: memory grows with the number of
+distinct states times the outcomes of a step, which is why a solve has a cap on states
 (:class:`TooManyStates`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Generic, TypeVar
 
 from sim.engine.distribution import Distribution
 from sim.exact.weights import Weights
 
 S = TypeVar("S", bound=Hashable)
+H = TypeVar("H", bound=Hashable)
 
 #: The default cap on the distinct live states of one solve: about 5 kB each for a Target 10
 #: duel (its law kept for the whole solve), so some 250 MB at the cap (``docs/exact.md``).
@@ -77,36 +89,154 @@ class TooManyStates(ValueError):
 
 @dataclass(frozen=True)
 class Solution:
-    """The exact law of a fight's endings (each with its length), and what was needed.
+    """The exact law of a fight's endings (each with the step it ended during), and its cost.
+
+    Kept as integers (see the module): ``ended[e][k]`` (as many ``k`` for every ending) is the
+    mass of ending the fight so on the eventful step after ``k`` eventful ones, over
+    ``denominator * scale ** (k + 1)``; a step pauses with weight ``pause`` out of ``scale``.
+    The fight ends so during step ``t`` (from 0) with the chance
+    ``sum(ended[e][k] * C(t, k) * pause ** (t - k)) / (denominator * scale ** (t + 1))``.
 
     Attributes:
-        endings: the exact probability of each ending at each step: ``(ending, t)`` is the
-            fight ending so during step ``t`` (from 0), its length ``t + ending.within`` steps;
-            a fight still going at the time limit ends by ``timeout`` at step ``steps``, within
-            0. The probabilities add up to 1.
+        ended: per ending, its masses by eventful steps before it (see above).
+        at_start: the endings of a fight over before it starts (``within`` 0, step 0), over
+            ``denominator``.
+        timed_out: the endings of a fight still going at the time limit (``within`` 0, step
+            ``limit``), over ``denominator * scale ** limit``.
+        denominator: the denominator of the first state's law.
+        scale: the common denominator of a step's law.
+        pause: the weight, out of ``scale``, of a step that leaves every live state as it is.
+        limit: the steps the time limit allows.
         states: the distinct live states the solve met.
         steps: the steps played (the time limit, or fewer when every fight ended sooner).
     """
 
-    endings: dict[tuple[Ending, int], Fraction]
+    ended: dict[Ending, tuple[int, ...]]
+    at_start: dict[Ending, int]
+    timed_out: dict[Ending, int]
+    denominator: int
+    scale: int
+    pause: int
+    limit: int
     states: int
     steps: int
 
+    @property
+    def common(self) -> int:
+        """The one denominator of every mass the solution gives (:meth:`masses`)."""
+        return self.denominator * self.scale**self.limit
+
+    def masses(self, key: Callable[[Ending], H]) -> dict[H, int]:
+        """The law of ``key(ending)`` as whole-number masses over :attr:`common`."""
+        totals = self._totals
+        mass_of = {
+            h: sum(m * w for m, w in zip(masses, totals, strict=True))
+            for h, masses in self._grouped(key).items()
+        }
+        at_limit = self.scale**self.limit
+        for ending, mass in self.at_start.items():
+            h = key(ending)
+            mass_of[h] = mass_of.get(h, 0) + mass * at_limit
+        for ending, mass in self.timed_out.items():
+            h = key(ending)
+            mass_of[h] = mass_of.get(h, 0) + mass
+        return {h: mass for h, mass in mass_of.items() if mass}
+
+    def marginal(self, key: Callable[[Ending], H]) -> dict[H, Fraction]:
+        """The exact law of ``key(ending)``."""
+        common = self.common
+        return {h: Fraction(mass, common) for h, mass in self.masses(key).items()}
+
     def probability(self, which: Callable[[Ending], bool]) -> Fraction:
         """The chance of every ending that ``which`` accepts."""
-        return sum((p for (e, _), p in self.endings.items() if which(e)), Fraction(0))
+        return Fraction(self.masses(lambda e: bool(which(e))).get(True, 0), self.common)
 
-    def expectation(self, value: Callable[[Ending, int], int | Fraction]) -> Fraction:
-        """The exact mean of ``value(ending, step)`` over the fight."""
-        return sum((p * value(e, t) for (e, t), p in self.endings.items()), Fraction(0))
+    def expectation(self, value: Callable[[Ending], int | Fraction]) -> Fraction:
+        """The exact mean of ``value(ending)`` over the fight."""
+        total = sum((Fraction(v) * mass for v, mass in self.masses(value).items()), Fraction(0))
+        return total / self.common
+
+    def weighted_timeline(self, key: Callable[[Ending], H]) -> Weights[tuple[H, int]]:
+        """The law of ``key(ending)`` and the step the fight ended during, over :attr:`common`.
+
+        Steps count from 0, as in :meth:`timeline`; the weights are whole numbers.
+        """
+        scale, limit = self.scale, self.limit
+        mass_of: dict[tuple[H, int], int] = {}
+        for h, masses in self._grouped(key).items():
+            for t, mass in enumerate(_by_step(masses, self.pause, limit)):
+                if mass:
+                    mass_of[h, t] = mass * scale ** (limit - 1 - t)
+        ends = [(e, 0, m * scale**limit) for e, m in self.at_start.items()]
+        ends += [(e, limit, m) for e, m in self.timed_out.items()]
+        for ending, t, mass in ends:
+            where = (key(ending), t)
+            mass_of[where] = mass_of.get(where, 0) + mass
+        return Weights.merged(self.common, mass_of.items())
+
+    def timeline(self, key: Callable[[Ending], H]) -> dict[tuple[H, int], Fraction]:
+        """The exact law of ``key(ending)`` and the step the fight ended during (from 0)."""
+        law = self.weighted_timeline(key)
+        return {where: Fraction(w, law.denominator) for where, w in law.pairs}
+
+    def _grouped(self, key: Callable[[Ending], H]) -> dict[H, list[int]]:
+        """The masses of ``ended``, added up over the endings of each ``key(ending)``."""
+        groups: dict[H, list[tuple[int, ...]]] = {}
+        for ending, masses in self.ended.items():
+            groups.setdefault(key(ending), []).append(masses)
+        return {h: list(map(sum, zip(*rows, strict=True))) for h, rows in groups.items()}
+
+    @property
+    def endings(self) -> dict[tuple[Ending, int], Fraction]:
+        """The exact probability of every ending at every step.
+
+        ``(ending, t)`` is the fight ending so during step ``t`` (its length ``t +
+        ending.within`` steps); a fight still going at the time limit ends by ``time_limit`` at
+        step ``limit``, within 0.
+        """
+        return self.timeline(lambda e: e)
 
     def lengths(self) -> dict[Fraction, Fraction]:
         """The exact law of the fight's length, in steps (``t + within``), shortest first."""
         law: dict[Fraction, Fraction] = {}
-        for (ending, t), p in self.endings.items():
-            length = ending.length(t)
+        for ((within, parts), t), p in self.timeline(lambda e: (e.within, e.parts)).items():
+            length = t + Fraction(within, parts)
             law[length] = law.get(length, Fraction(0)) + p
         return dict(sorted(law.items()))
+
+    @cached_property
+    def _totals(self) -> tuple[int, ...]:
+        """Per ``k``, what a mass after ``k`` eventful steps weighs over every step to the limit.
+
+        Over ``denominator * scale ** limit``: ``ended`` times this, summed, is an ending's mass.
+        """
+        most = max((len(m) for m in self.ended.values()), default=0)
+        q, d, limit = self.pause, self.scale, self.limit
+        return tuple(
+            sum(math.comb(t, k) * q ** (t - k) * d ** (limit - 1 - t) for t in range(k, limit))
+            for k in range(most)
+        )
+
+
+def _by_step(masses: list[int], pause: int, limit: int) -> list[int]:
+    """An ending's masses by eventful steps turned into its masses by steps (``t`` from 0).
+
+    Each is over ``scale ** (t + 1)`` (see :class:`Solution`).
+
+    With ``c[k]`` the mass after ``k`` eventful steps, a step maps ``c[k]`` to ``pause * c[k] +
+    c[k + 1]`` (the ``C(t, k)`` orders of pauses and eventful steps, Pascal's rule), and ``c[0]``
+    is the mass at each step.
+    """
+    if not pause:
+        return masses[:limit]
+    out = []
+    c = list(masses)
+    for _ in range(limit):
+        if not c:
+            break
+        out.append(c[0])
+        c = [pause * a + b for a, b in itertools.pairwise(c)] + [pause * c[-1]]
+    return out
 
 
 class _Numbered(Generic[S]):
@@ -121,31 +251,54 @@ class _Numbered(Generic[S]):
     ) -> None:
         self.step = step
         self.cap = cap
-        self.index: dict[S, int] = {}
+        #: Every state's number and every ending's, both met so far (one look-up for either).
+        self.index: dict[S | Ending, int] = {}
         self.states: list[S] = []
-        self.endings: dict[Ending, int] = {}
+        self.endings: list[Ending] = []
         self.laws: list[tuple[tuple[int, int], ...]] = []
         self.scales: list[int] = []
 
     def number(self, outcome: S | Ending) -> int:
         """The number of a state (from 0) or of an ending (below 0)."""
-        if isinstance(outcome, Ending):
-            return -1 - self.endings.setdefault(outcome, len(self.endings))
         found = self.index.get(outcome)
-        if found is None:
-            if len(self.states) >= self.cap:
-                raise TooManyStates(len(self.states) + 1, self.cap)
-            found = self.index[outcome] = len(self.states)
-            self.states.append(outcome)
+        if found is not None:
+            return found
+        if isinstance(outcome, Ending):
+            self.endings.append(outcome)
+            found = self.index[outcome] = -len(self.endings)
+            return found
+        if len(self.states) >= self.cap:
+            raise TooManyStates(len(self.states) + 1, self.cap)
+        found = self.index[outcome] = len(self.states)
+        self.states.append(outcome)
         return found
 
     def law(self, n: int) -> tuple[tuple[tuple[int, int], ...], int]:
         """State ``n``'s law as numbered pairs and their denominator (worked out once)."""
         while len(self.laws) <= n:  # states are numbered in order, so are their laws
             law = _weights(self.step(self.states[len(self.laws)]))
-            self.laws.append(tuple((self.number(o), w) for o, w in law.pairs))
+            index, number = self.index, self.number
+            self.laws.append(
+                tuple(
+                    (m if (m := index.get(o)) is not None else number(o), w) for o, w in law.pairs
+                )
+            )
             self.scales.append(law.denominator)
         return self.laws[n], self.scales[n]
+
+    def explore(self, first: list[int], steps: int) -> None:
+        """Work out the law of every state reachable within ``steps - 1`` steps of ``first``."""
+        level, seen = first, set(first)
+        for _ in range(steps):
+            after: list[int] = []
+            for n in level:
+                for m, _w in self.law(n)[0]:
+                    if m >= 0 and m not in seen:
+                        seen.add(m)
+                        after.append(m)
+            if not after:
+                break
+            level = after
 
 
 def solve(
@@ -171,51 +324,107 @@ def solve(
     """
     chain = _Numbered(step, cap)
     first = _weights(start)
-    denominator = first.denominator
     live: dict[int, int] = {}
-    ended_at: list[tuple[int, int, int, int]] = []  # (ending, step, mass, denominator)
+    at_start: dict[Ending, int] = {}
     for outcome, weight in first.pairs:
-        n = chain.number(outcome)
-        if n < 0:
-            ended_at.append((n, -1, weight, denominator))
+        if isinstance(outcome, Ending):
+            ending = replace(outcome, within=0)
+            at_start[ending] = at_start.get(ending, 0) + weight
         else:
+            n = chain.number(outcome)
             live[n] = live.get(n, 0) + weight
-    played = 0
-    for t in range(steps):
-        if not live:
-            break
-        played = t + 1
-        after, common = _stepped(chain, live)
-        denominator *= common
-        live = {m: mass for m, mass in after.items() if m >= 0}
-        ended_at += [(m, t, mass, denominator) for m, mass in after.items() if m < 0]
-        # Keep the integers small: divide out what every mass and the denominator share.
-        shared = math.gcd(denominator, *live.values())
-        if shared > 1:
-            denominator //= shared
-            live = {n: mass // shared for n, mass in live.items()}
+    chain.explore(list(live), steps)
+    eventful = _Eventful.of(chain)
+    ended, at_limit, played = eventful.run(live, steps)
     names = list(chain.endings)
-    ended: dict[tuple[Ending, int], Fraction] = {}
-    for m, t, mass, d in ended_at:
-        ending = names[-1 - m]
-        key = (replace(ending, within=0), 0) if t < 0 else (ending, t)
-        ended[key] = ended.get(key, Fraction(0)) + Fraction(mass, d)
-    for n, mass in live.items():
-        key = (replace(timeout(chain.states[n]), within=0), steps)
-        ended[key] = ended.get(key, Fraction(0)) + Fraction(mass, denominator)
-    return Solution(ended, len(chain.states), played)
+    timed_out: dict[Ending, int] = {}
+    for n, mass in at_limit.items():
+        ending = replace(timeout(chain.states[n]), within=0)
+        timed_out[ending] = timed_out.get(ending, 0) + mass
+    return Solution(
+        ended={names[j]: tuple(masses) for j, masses in ended.items()},
+        at_start=at_start,
+        timed_out=timed_out,
+        denominator=first.denominator,
+        scale=eventful.scale,
+        pause=eventful.pause,
+        limit=steps,
+        states=len(chain.states),
+        steps=played,
+    )
 
 
-def _stepped(chain: _Numbered[S], live: dict[int, int]) -> tuple[dict[int, int], int]:
-    """One step of every live state's mass: the masses after it, over ``common`` times more."""
-    laws = [chain.law(n) for n in live]
-    common = math.lcm(*(scale for _, scale in laws))
-    after: dict[int, int] = {}
-    for mass, (pairs, scale) in zip(live.values(), laws, strict=True):
-        scaled = mass * (common // scale)
-        for m, weight in pairs:
-            after[m] = after.get(m, 0) + scaled * weight
-    return after, common
+@dataclass(frozen=True)
+class _Eventful:
+    """The chain's eventful steps: every law over one ``scale``, a pause taken out of it.
+
+    ``laws[n]`` is state ``n``'s law without its pause, as the chain numbers its outcomes: an
+    ending's number (``-1 - j`` for ending ``j``) is its index from the end of a list of every
+    state's mass and then every ending's, in reverse.
+    """
+
+    laws: list[tuple[tuple[int, int], ...]]
+    states: int
+    endings: int
+    scale: int
+    pause: int
+
+    @classmethod
+    def of(cls, chain: _Numbered[S]) -> _Eventful:
+        """The eventful laws of every state whose law the chain has worked out."""
+        scale = math.lcm(*chain.scales)
+        stays = {
+            Fraction(next((w for m, w in pairs if m == n), 0), d)
+            for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True))
+        }
+        pause = int(stays.pop() * scale) if len(stays) == 1 else 0
+        laws = []
+        for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True)):
+            if pause:
+                pairs = tuple(pair for pair in pairs if pair[0] != n)
+            if d != scale:
+                pairs = tuple((m, w * (scale // d)) for m, w in pairs)
+            laws.append(pairs)
+        return cls(laws, len(chain.states), len(chain.endings), scale, pause)
+
+    def run(
+        self, live: dict[int, int], steps: int
+    ) -> tuple[dict[int, list[int]], dict[int, int], int]:
+        """The eventful steps from ``live``, one eventful step at a time.
+
+        Gives each ending's masses by eventful steps before it, the live states' masses at the
+        time limit (over ``scale ** steps`` more than ``live``), and the steps played.
+        """
+        ended: dict[int, list[int]] = {}
+        at_limit: dict[int, int] = {}
+        states, endings, laws, pause = self.states, self.endings, self.laws, self.pause
+        mass = [0] * states
+        for n, m in live.items():
+            mass[n] = m
+        played = steps if pause and live else 0
+        for k in range(steps + 1):
+            alive = [(n, m) for n, m in enumerate(mass) if m]
+            if not alive:
+                break
+            weight = math.comb(steps, k) * pause ** (steps - k)
+            if weight:
+                for n, m in alive:
+                    at_limit[n] = at_limit.get(n, 0) + m * weight
+            if k == steps:
+                break
+            played = max(played, k + 1)
+            after = [0] * (states + endings)
+            for n, m in alive:
+                for i, w in laws[n]:
+                    after[i] += m * w
+            for j in range(endings):
+                m = after[-1 - j]
+                if m:
+                    ended.setdefault(j, [0] * k).append(m)
+            for masses in ended.values():
+                masses.extend([0] * (k + 1 - len(masses)))
+            mass = after[:states]
+        return ended, at_limit, played
 
 
 def _weights(law: Distribution[S | Ending] | Weights[S | Ending]) -> Weights[S | Ending]:

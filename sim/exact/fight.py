@@ -9,7 +9,7 @@ states against the cap before solving it (:class:`~sim.exact.chain.TooManyStates
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -71,6 +71,19 @@ class ExactFight:
         if ending.reason == "time_limit":
             return self.time_limit_s
         return ending.length(step) * self.step_s
+
+    def durations_s(self) -> Weights[Fraction]:
+        """The exact law of the fight's length in game seconds, as the engine records it.
+
+        As whole-number weights (:meth:`~sim.exact.chain.Solution.weighted_timeline`).
+        """
+        timeline = self.solution.weighted_timeline(
+            lambda e: replace(e, winner=None, survivors=(), hp_left=())
+        )
+        return Weights.merged(
+            timeline.denominator,
+            ((self.duration_s(ending, step), w) for (ending, step), w in timeline.pairs),
+        )
 
 
 def chain_for(scenario: Scenario) -> Chain:

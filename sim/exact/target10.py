@@ -21,7 +21,7 @@ tactics) is not a chain here: :func:`duel` raises :class:`NotExact` saying why.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import groupby
@@ -106,6 +106,9 @@ class Duel:
     zero_hp: str
     steps: int
     orders: Weights[tuple[tuple[int, ...], ...]]
+    _seconds: dict[tuple[DuelState, int], Weights[DuelState | Ending]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     #: Game seconds of one step (a round).
     step_s = Fraction(ROUND_S)
@@ -143,13 +146,22 @@ class Duel:
         if len(order) == 1:
             return self._together(state).map(self._settled)
         first, second = order[0][0], order[1][0]
+        return self._alone(state, first).bind(lambda after: self._second(after, second))
 
-        def then(after: DuelState) -> Weights[DuelState | Ending]:
-            if _out(after, 1 - first):
-                return Weights.certain(self._settled(after))
-            return self._alone(after, second).map(self._settled)
+    def _second(self, state: DuelState, me: int) -> Weights[DuelState | Ending]:
+        """The round's end after the first blow: ``me`` strikes back alone unless taken out.
 
-        return self._alone(state, first).bind(then)
+        Many rounds pass through the same state here (from every state above it), so each
+        law is worked out once for the whole solve.
+        """
+        law = self._seconds.get((state, me))
+        if law is None:
+            if _out(state, me):
+                law = Weights.certain(self._settled(state))
+            else:
+                law = self._alone(state, me).map(self._settled)
+            self._seconds[state, me] = law
+        return law
 
     def _attacks(self, state: DuelState, me: int) -> Weights[tuple[int, int, bool]]:
         """``me``'s attack on the other as (effect, damage, luck spent to hit), by its law."""

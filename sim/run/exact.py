@@ -19,6 +19,7 @@ from typing import Any
 from sim.exact.chain import STATE_CAP, Ending, TooManyStates
 from sim.exact.errors import NotExact
 from sim.exact.fight import ExactFight, exact_fight
+from sim.exact.weights import Weights
 from sim.run.result import RunResult
 from sim.run.summary import round_length_s
 from sim.run.tables import outcomes_frame
@@ -98,10 +99,9 @@ def exact_summary(scenario: Scenario, fight: ExactFight) -> dict[str, Any]:
             "mean_hp_left": str(hp_left),
         }
     draw = solution.probability(lambda e: e.winner is None)
-    ends: dict[str, Fraction] = {}
-    for (ending, _), p in solution.endings.items():
-        ends[ending.reason] = ends.get(ending.reason, Fraction(0)) + p
-    duration = solution.expectation(fight.duration_s)
+    ends = solution.marginal(lambda e: e.reason)
+    durations = fight.durations_s()
+    duration = sum((s * w for s, w in durations.pairs), Fraction(0)) / durations.denominator
     summary: dict[str, Any] = {
         "kind": "run",
         "scenario": scenario.name,
@@ -125,7 +125,7 @@ def exact_summary(scenario: Scenario, fight: ExactFight) -> dict[str, Any]:
         "ends": {k: str(ends[k]) for k in sorted(ends)},
         "mean_duration_s": str(duration),
     }
-    summary["length"] = length_law(fight, round_s)
+    summary["length"] = length_law(durations, round_s)
     return summary
 
 
@@ -133,25 +133,25 @@ def _won(side: int, ending: Ending) -> bool:
     return ending.winner == side
 
 
-def _survivors(side: int, ending: Ending, step: int) -> int:
+def _survivors(side: int, ending: Ending) -> int:
     return ending.survivors[side]
 
 
-def _hp_left(side: int, ending: Ending, step: int) -> int:
+def _hp_left(side: int, ending: Ending) -> int:
     return ending.hp_left[side]
 
 
-def length_law(fight: ExactFight, round_s: float | None) -> dict[str, Any]:
-    """The law of the fight's length: each length (in rounds, or seconds) and its chance."""
-    law: dict[Fraction, Fraction] = {}
-    for (ending, t), p in fight.solution.endings.items():
-        seconds = fight.duration_s(ending, t)
+def length_law(durations: Weights[Fraction], round_s: float | None) -> dict[str, Any]:
+    """The law of the fight's length (in rounds, or seconds) from its law in seconds."""
+    law: dict[Fraction, int] = {}
+    for seconds, w in durations.pairs:
         length = seconds / Fraction(round_s) if round_s is not None else seconds
-        law[length] = law.get(length, Fraction(0)) + p
+        law[length] = law.get(length, 0) + w
     unit = "rounds" if round_s is not None else "seconds"
+    # A whole-number quotient is rounded as the fraction's float would be (correctly).
     return {
         "unit": unit,
-        "law": [[float(length), float(p)] for length, p in sorted(law.items())],
+        "law": [[float(length), w / durations.denominator] for length, w in sorted(law.items())],
     }
 
 
