@@ -5,8 +5,9 @@ round's start, nothing but their hit points and luck points. A round (Target 10,
 and RULINGS part B, as :mod:`sim.rules.target10.round` plays it): both roll 1d6 + DEX bonus; the
 higher score attacks first and its hit lands at once (a target taken out does not strike back);
 equal scores attack together, both read the state before the step, and their hits land together.
-Every piece is the engine's own but the initiative steps' grouping (highest score first, equal
-scores together: a sort, as the round sorts): the attack
+Every piece is the engine's own: the initiative steps
+(:func:`~sim.rules.target10.round.roll_initiative`, :func:`~sim.rules.target10.round.
+initiative_steps`), the attack
 (:func:`~sim.rules.target10.exchange.distribution`, the law of the very ``resolve_attack`` the
 round calls, luck spent to hit included), a lone blow's landing and the
 target's luck (:func:`~sim.rules.target10.exchange.blow_lands`), simultaneous blows
@@ -24,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import groupby
 from typing import NamedTuple
 
 from sim.engine.combat import Combat
@@ -46,7 +46,7 @@ from sim.rules.target10.exchange import (
 )
 from sim.rules.target10.luck import cancel_hits
 from sim.rules.target10.movements import HOLD
-from sim.rules.target10.round import INITIATIVE_DIE
+from sim.rules.target10.round import initiative_steps, roll_initiative
 from sim.rules.target10.state import ROUND_S, RoundState
 from sim.rules.target10.system import Target10Prepared
 from sim.scenario.schema import Scenario
@@ -314,17 +314,16 @@ def _check(f: T10Fighter, on_ground: bool) -> None:
 
 
 def _orders(fighters: list[T10Fighter]) -> Weights[tuple[tuple[int, ...], ...]]:
-    """The law of a round's initiative steps: 1d6 + DEX bonus each, highest first.
+    """The law of a round's initiative steps: the round's own roll and grouping.
 
-    Equal scores are one step (``Target10Rounds.play``: a stable sort by score, grouped).
+    1d6 + DEX bonus each, highest first, equal scores in one step
+    (:func:`~sim.rules.target10.round.roll_initiative`,
+    :func:`~sim.rules.target10.round.initiative_steps`), as positions in ``fighters``.
     """
 
     def order(dice: Dice) -> tuple[tuple[int, ...], ...]:
-        scores = [dice.roll(INITIATIVE_DIE) + f.stats.dex_mod for f in fighters]
-        ranked = sorted(range(len(fighters)), key=lambda i: scores[i], reverse=True)
-        return tuple(
-            tuple(group) for _, group in groupby(ranked, key=lambda i: scores[i])
-        )
+        roll_initiative(fighters, dice)
+        return tuple(tuple(f.index for f in step) for step in initiative_steps(fighters))
 
     return Weights.of(dice_law(order))
 

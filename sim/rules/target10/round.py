@@ -29,13 +29,14 @@ The concerns of a round live in their own modules, functions of the fight's
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from itertools import groupby
 from operator import attrgetter
 
 from simpy.events import NORMAL, Event
 
 from sim.engine.combat import Combat, wake_at
+from sim.engine.dice import Dice
 from sim.rules.target10.actions import (
     ACTION_WORDS,
     ATTACKS,
@@ -112,16 +113,12 @@ class Target10Rounds(RoundState):
                 f.last_move = f.move
                 f.last_act = f.act
         for f in able:
-            self._declare(f, r)
-        roll = self.dice.roll  # initiative: 1d6 + DEX bonus, in scenario order
-        for f in able:
-            f.init = roll(INITIATIVE_DIE) + f.stats.dex_mod
+            self.declare(f, r)
+        roll_initiative(able, self.dice)
         if self.tracing:
             self._trace_initiative(able)
-        # The steps: one per initiative score, highest first (scenario order inside a step).
-        ranked = sorted(able, key=_INITIATIVE, reverse=True)  # a stable sort, reversed or not
-        for _, step in groupby(ranked, key=_INITIATIVE):
-            self._step(tuple(step), r)
+        for step in initiative_steps(able):
+            self._step(step, r)
             if self.changed and self._over(r):
                 return
         if self.flight:
@@ -142,7 +139,7 @@ class Target10Rounds(RoundState):
         combat.check_end((r + 1) * ROUND_S)
         return combat.end_reason is not None
 
-    def _declare(self, f: T10Fighter, r: int) -> None:
+    def declare(self, f: T10Fighter, r: int) -> None:
         """``f`` declares its movement and action for round ``r``; its DEFENSE for the round."""
         stats = f.stats
         target = f.target
@@ -230,6 +227,22 @@ class Target10Rounds(RoundState):
             land(self, effects, r)
         if negotiators is not None:
             negotiate_after(self, negotiators, r)
+
+
+def roll_initiative(able: Sequence[T10Fighter], dice: Dice) -> None:
+    """Each able combatant's initiative score, ``f.init``: 1d6 + DEX bonus, in scenario order."""
+    roll = dice.roll
+    for f in able:
+        f.init = roll(INITIATIVE_DIE) + f.stats.dex_mod
+
+
+def initiative_steps(able: Sequence[T10Fighter]) -> list[tuple[T10Fighter, ...]]:
+    """The round's steps: one per initiative score, highest first, scenario order inside a step.
+
+    Equal scores are one step (they act simultaneously).
+    """
+    ranked = sorted(able, key=_INITIATIVE, reverse=True)  # a stable sort, reversed or not
+    return [tuple(step) for _, step in groupby(ranked, key=_INITIATIVE)]
 
 
 def negotiate_after(rs: RoundState, negotiators: list[T10Fighter], r: int) -> None:
