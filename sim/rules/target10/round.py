@@ -113,7 +113,7 @@ class Target10Rounds(RoundState):
                 f.last_move = f.move
                 f.last_act = f.act
         for f in able:
-            self.declare(f, r)
+            self._declare(f, r)
         roll_initiative(able, self.dice)
         if self.tracing:
             self._trace_initiative(able)
@@ -139,7 +139,7 @@ class Target10Rounds(RoundState):
         combat.check_end((r + 1) * ROUND_S)
         return combat.end_reason is not None
 
-    def declare(self, f: T10Fighter, r: int) -> None:
+    def _declare(self, f: T10Fighter, r: int) -> None:
         """``f`` declares its movement and action for round ``r``; its DEFENSE for the round."""
         stats = f.stats
         target = f.target
@@ -231,9 +231,8 @@ class Target10Rounds(RoundState):
 
 def roll_initiative(able: Sequence[T10Fighter], dice: Dice) -> None:
     """Each able combatant's initiative score, ``f.init``: 1d6 + DEX bonus, in scenario order."""
-    roll = dice.roll
     for f in able:
-        f.init = roll(INITIATIVE_DIE) + f.stats.dex_mod
+        f.init = dice.roll(INITIATIVE_DIE) + f.stats.dex_mod
 
 
 def initiative_steps(able: Sequence[T10Fighter]) -> list[tuple[T10Fighter, ...]]:
