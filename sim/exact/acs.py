@@ -80,8 +80,9 @@ class Moment(NamedTuple):
 #: law of :class:`Hurts`): the damage itself is their sum, worked out once the second is played.
 Hits = tuple[int, ...]
 
-#: A particle of the second: the clock's moment and the hits each combatant has taken.
-Particle = tuple[Moment, Hits, Hits]
+#: The second so far: per moment of the clock, the law of the hits both have taken (as weights).
+#: The clock's moments do not depend on the hits, so each moment is stepped once for all of them.
+Particles = dict[Moment, dict[tuple[Hits, Hits], int]]
 
 
 @dataclass(frozen=True)
@@ -253,16 +254,17 @@ class Second:
     def table(self) -> SecondTable:
         """Play the second: every segment of every plan, the free action first."""
         none = (0,) * len(self.hurts.laws)
-        particles: dict[Particle, int] = {}
+        particles: Particles = {}
         for plan, p in self.plans.pairs:
             segments = (plan.segments[0], plan.segments[1])
-            key = (Moment(plan.order[0], segments, (0, 0), (False, False)), none, none)
-            particles[key] = particles.get(key, 0) + p
+            moment = Moment(plan.order[0], segments, (0, 0), (False, False))
+            _add(particles, moment, {(none, none): p})
         for s in range(1, SEGMENTS + 1):
             particles = self._segment(_new_segment(particles), s)
         taken: dict[tuple[Hits, Hits], int] = {}
-        for (_, h0, h1), p in particles.items():
-            taken[h0, h1] = taken.get((h0, h1), 0) + p
+        for hits in particles.values():
+            for pair, p in hits.items():
+                taken[pair] = taken.get(pair, 0) + p
         turns = len(self.blows)
         blows: dict[tuple[int, int, Hits, Hits, int], int] = {}
         for k, turn in enumerate(self.blows, start=1):
@@ -331,13 +333,13 @@ class Second:
                 return x
         return None
 
-    def _segment(self, particles: dict[Particle, int], s: int) -> dict[Particle, int]:
+    def _segment(self, particles: Particles, s: int) -> Particles:
         """Segment ``s``, turn by turn until nobody acts on it (the winner's free action first).
 
-        A particle with no action left on ``s`` keeps none for the rest of it: it is set aside
+        A moment with no action left on ``s`` keeps none for the rest of it: it is set aside
         and given the turns' denominators (``scale`` a turn) once, at the segment's end.
         """
-        aside: list[dict[Particle, int]] = []
+        aside: list[Particles] = []
         more = True
         if s == 1 and self.options.winner_free_action:
             particles, idle, more = self._turn(particles, s, free=True)
@@ -347,46 +349,44 @@ class Second:
             aside.append(idle)
         for later, idle in enumerate(reversed(aside)):
             factor = self.scale ** (later + 1)
-            for key, p in idle.items():
-                particles[key] = particles.get(key, 0) + p * factor
+            for moment, hits in idle.items():
+                _add(particles, moment, hits, factor)
         return particles
 
     def _turn(
-        self, particles: dict[Particle, int], s: int, free: bool
-    ) -> tuple[dict[Particle, int], dict[Particle, int], bool]:
-        """Every particle's next action on segment ``s`` (the winner's free one if ``free``).
+        self, particles: Particles, s: int, free: bool
+    ) -> tuple[Particles, Particles, bool]:
+        """Every moment's next action on segment ``s`` (the winner's free one if ``free``).
 
-        Gives the particles after it; apart, those with no action left on ``s`` (as they were:
-        they take no turn's ``scale``); and whether anyone after it has an action left on ``s``.
+        Gives the particles after it; apart, the moments with no action left on ``s`` (as they
+        were: they take no turn's ``scale``); and whether anyone after it has an action left on
+        ``s``.
         """
-        after: dict[Particle, int] = {}
-        idle: dict[Particle, int] = {}
+        after: Particles = {}
+        idle: Particles = {}
         blows: dict[tuple[int, int, Hits, Hits, int], int] = {}
         self.blows.append(blows)
-        moves: dict[Moment, tuple[int, tuple[tuple[Moment, int, int], ...]] | None] = {}
-        for particle, p in particles.items():
-            moment, h0, h1 = particle
-            if moment not in moves:
-                moves[moment] = self._move(moment, s, free)
-            move = moves[moment]
+        for moment, hits in particles.items():
+            move = self._move(moment, s, free)
             if move is None:
-                idle[particle] = p
+                idle[moment] = hits
                 continue
             x, outcomes = move
             for later, kind, q in outcomes:
-                if kind < 0:
-                    key = (later, h0, h1)
-                elif x == 0:
-                    blow = (0, s, h0, h1, kind)
-                    blows[blow] = blows.get(blow, 0) + p * q
-                    key = (later, h0, _hit(h1, kind))
-                else:
-                    blow = (1, s, h1, h0, kind)
-                    blows[blow] = blows.get(blow, 0) + p * q
-                    key = (later, _hit(h0, kind), h1)
-                after[key] = after.get(key, 0) + p * q
-        moments = {later for move in moves.values() if move for later, _, _ in move[1]}
-        return after, idle, any(self._actor(m, s) is not None for m in moments)
+                into = after.setdefault(later, {})
+                for (h0, h1), p in hits.items():
+                    if kind < 0:
+                        key = (h0, h1)
+                    elif x == 0:
+                        blow = (0, s, h0, h1, kind)
+                        blows[blow] = blows.get(blow, 0) + p * q
+                        key = (h0, _hit(h1, kind))
+                    else:
+                        blow = (1, s, h1, h0, kind)
+                        blows[blow] = blows.get(blow, 0) + p * q
+                        key = (_hit(h0, kind), h1)
+                    into[key] = into.get(key, 0) + p * q
+        return after, idle, any(self._actor(m, s) is not None for m in after)
 
     def _move(
         self, moment: Moment, s: int, free: bool
@@ -456,17 +456,21 @@ def _victory(x: int, left: int, s: int) -> Ending:
     return Ending(x, "victory", survivors, hp_left, s, SEGMENTS)
 
 
-def _new_segment(particles: dict[Particle, int]) -> dict[Particle, int]:
+def _new_segment(particles: Particles) -> Particles:
     """The particles as a segment starts: no defensive action used in it yet."""
-    fresh: dict[Particle, int] = {}
-    moments: dict[Moment, Moment] = {}
-    for (m, h0, h1), p in particles.items():
-        start = moments.get(m)
-        if start is None:
-            start = moments[m] = Moment(m.winner, m.plans, (0, 0), m.maneuver)
-        key = (start, h0, h1)
-        fresh[key] = fresh.get(key, 0) + p
+    fresh: Particles = {}
+    for m, hits in particles.items():
+        _add(fresh, Moment(m.winner, m.plans, (0, 0), m.maneuver), hits)
     return fresh
+
+
+def _add(
+    particles: Particles, moment: Moment, hits: dict[tuple[Hits, Hits], int], factor: int = 1
+) -> None:
+    """Add the law of ``hits`` at ``moment``, each weight times ``factor``, to ``particles``."""
+    law = particles.setdefault(moment, {})
+    for pair, p in hits.items():
+        law[pair] = law.get(pair, 0) + p * factor
 
 
 def _hit(hits: Hits, kind: int) -> Hits:

@@ -91,14 +91,22 @@ class TooManyStates(ValueError):
 class Solution:
     """The exact law of a fight's endings (each with the step it ended during), and its cost.
 
-    Kept as integers (see the module): ``ended[e][k]`` (as many ``k`` for every ending) is the
-    mass of ending the fight so on the eventful step after ``k`` eventful ones, over
-    ``denominator * scale ** (k + 1)``; a step pauses with weight ``pause`` out of ``scale``.
-    The fight ends so during step ``t`` (from 0) with the chance
+    Kept as integers (see the module). ``history[k]`` is the live states' masses after ``k``
+    eventful steps: ``(factor, ((n, m), ...))``, state ``n``'s mass ``factor * m`` over
+    ``denominator * scale ** k`` (what every mass shared is divided out into ``factor``, so the
+    masses stay short). ``ends[n]`` is state ``n``'s law of endings, ``(j, w)``: ending
+    ``names[j]`` with weight ``w`` out of ``scale``. So the mass of ending ``e`` on the eventful
+    step after ``k`` eventful ones, ``ended[e][k]``, is the sum of ``factor * m * w`` over the
+    states of ``history[k]``, over ``denominator * scale ** (k + 1)``; a step pauses with weight
+    ``pause`` out of ``scale``. The fight ends so during step ``t`` (from 0) with the chance
     ``sum(ended[e][k] * C(t, k) * pause ** (t - k)) / (denominator * scale ** (t + 1))``.
+    The sums over states are taken for a question's groups of endings (:meth:`masses`), not for
+    every ending: a question asks about a few groups, and a state has many endings.
 
     Attributes:
-        ended: per ending, its masses by eventful steps before it (see above).
+        history: per eventful step, the live states' masses before it (see above).
+        ends: per live state, its endings' weights out of ``scale`` (see above).
+        names: the endings, numbered as ``ends`` numbers them.
         at_start: the endings of a fight over before it starts (``within`` 0, step 0), over
             ``denominator``.
         timed_out: the endings of a fight still going at the time limit (``within`` 0, step
@@ -111,7 +119,9 @@ class Solution:
         steps: the steps played (the time limit, or fewer when every fight ended sooner).
     """
 
-    ended: dict[Ending, tuple[int, ...]]
+    history: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+    ends: tuple[tuple[tuple[int, int], ...], ...]
+    names: tuple[Ending, ...]
     at_start: dict[Ending, int]
     timed_out: dict[Ending, int]
     denominator: int
@@ -126,13 +136,14 @@ class Solution:
         """The one denominator of every mass the solution gives (:meth:`masses`)."""
         return self.denominator * self.scale**self.limit
 
+    @cached_property
+    def ended(self) -> dict[Ending, tuple[int, ...]]:
+        """Per ending, its masses by eventful steps before it (see the class)."""
+        return {e: tuple(masses) for e, masses in self._grouped(lambda e: e).items()}
+
     def masses(self, key: Callable[[Ending], H]) -> dict[H, int]:
         """The law of ``key(ending)`` as whole-number masses over :attr:`common`."""
-        totals = self._totals
-        mass_of = {
-            h: sum(m * w for m, w in zip(masses, totals, strict=True))
-            for h, masses in self._grouped(key).items()
-        }
+        mass_of = {h: self._over_limit(masses) for h, masses in self._grouped(key).items()}
         at_limit = self.scale**self.limit
         for ending, mass in self.at_start.items():
             h = key(ending)
@@ -149,12 +160,13 @@ class Solution:
 
     def probability(self, which: Callable[[Ending], bool]) -> Fraction:
         """The chance of every ending that ``which`` accepts."""
-        return Fraction(self.masses(lambda e: bool(which(e))).get(True, 0), self.common)
+        return Fraction(self._mass(lambda e: 1 if which(e) else 0), self.common)
 
     def expectation(self, value: Callable[[Ending], int | Fraction]) -> Fraction:
         """The exact mean of ``value(ending)`` over the fight."""
-        total = sum((Fraction(v) * mass for v, mass in self.masses(value).items()), Fraction(0))
-        return total / self.common
+        values = {e: Fraction(value(e)) for e in (*self.names, *self.at_start, *self.timed_out)}
+        unit = math.lcm(*(v.denominator for v in values.values()))
+        return Fraction(self._mass(lambda e: int(values[e] * unit)), self.common * unit)
 
     def weighted_timeline(self, key: Callable[[Ending], H]) -> Weights[tuple[H, int]]:
         """The law of ``key(ending)`` and the step the fight ended during, over :attr:`common`.
@@ -180,11 +192,60 @@ class Solution:
         return {where: Fraction(w, law.denominator) for where, w in law.pairs}
 
     def _grouped(self, key: Callable[[Ending], H]) -> dict[H, list[int]]:
-        """The masses of ``ended``, added up over the endings of each ``key(ending)``."""
-        groups: dict[H, list[tuple[int, ...]]] = {}
-        for ending, masses in self.ended.items():
-            groups.setdefault(key(ending), []).append(masses)
-        return {h: list(map(sum, zip(*rows, strict=True))) for h, rows in groups.items()}
+        """The masses by eventful steps of the endings of each ``key(ending)``, added up."""
+        numbers: dict[H, int] = {}
+        group = [numbers.setdefault(key(e), len(numbers)) for e in self.names]
+
+        def row(ends: tuple[tuple[int, int], ...]) -> dict[int, int]:
+            weights: dict[int, int] = {}
+            for j, w in ends:
+                g = group[j]
+                weights[g] = weights.get(g, 0) + w
+            return weights
+
+        summed = self._summed(row)
+        return {h: summed[g] for h, g in numbers.items() if g in summed}
+
+    def _mass(self, weigh: Callable[[Ending], int]) -> int:
+        """The sum of ``weigh(ending)`` times each ending's mass over :attr:`common`."""
+        weight = [weigh(e) for e in self.names]
+
+        def row(ends: tuple[tuple[int, int], ...]) -> dict[int, int]:
+            return {0: sum(weight[j] * w for j, w in ends)}
+
+        masses = self._summed(row).get(0)
+        total = self._over_limit(masses) if masses else 0
+        total += sum(weigh(e) * m for e, m in self.at_start.items()) * self.scale**self.limit
+        return total + sum(weigh(e) * m for e, m in self.timed_out.items())
+
+    def _summed(
+        self, row: Callable[[tuple[tuple[int, int], ...]], dict[int, int]]
+    ) -> dict[int, list[int]]:
+        """Per group, the masses by eventful steps of its endings (see the class).
+
+        ``row`` gives a state's weight of each group from its endings' weights; it is asked once
+        a state.
+        """
+        rows: dict[int, dict[int, int]] = {}
+        out: dict[int, list[int]] = {}
+        eventful = len(self.history)
+        for k, (factor, alive) in enumerate(self.history):
+            at: dict[int, int] = {}
+            for n, m in alive:
+                weights = rows.get(n)
+                if weights is None:
+                    weights = rows[n] = row(self.ends[n])
+                for h, w in weights.items():
+                    if w:
+                        at[h] = at.get(h, 0) + m * w
+            for h, m in at.items():
+                if m:
+                    out.setdefault(h, [0] * eventful)[k] = m * factor
+        return out
+
+    def _over_limit(self, masses: list[int]) -> int:
+        """What masses by eventful steps weigh over every step to the limit, over :attr:`common`."""
+        return sum(m * w for m, w in zip(masses, self._totals, strict=True))
 
     @property
     def endings(self) -> dict[tuple[Ending, int], Fraction]:
@@ -210,11 +271,10 @@ class Solution:
 
         Over ``denominator * scale ** limit``: ``ended`` times this, summed, is an ending's mass.
         """
-        most = max((len(m) for m in self.ended.values()), default=0)
         q, d, limit = self.pause, self.scale, self.limit
         return tuple(
             sum(math.comb(t, k) * q ** (t - k) * d ** (limit - 1 - t) for t in range(k, limit))
-            for k in range(most)
+            for k in range(len(self.history))
         )
 
 
@@ -335,14 +395,15 @@ def solve(
             live[n] = live.get(n, 0) + weight
     chain.explore(list(live), steps)
     eventful = _Eventful.of(chain)
-    ended, at_limit, played = eventful.run(live, steps)
-    names = list(chain.endings)
+    history, at_limit, played = eventful.run(live, steps)
     timed_out: dict[Ending, int] = {}
     for n, mass in at_limit.items():
         ending = replace(timeout(chain.states[n]), within=0)
         timed_out[ending] = timed_out.get(ending, 0) + mass
     return Solution(
-        ended={names[j]: tuple(masses) for j, masses in ended.items()},
+        history=history,
+        ends=eventful.ends,
+        names=tuple(chain.endings),
         at_start=at_start,
         timed_out=timed_out,
         denominator=first.denominator,
@@ -358,14 +419,15 @@ def solve(
 class _Eventful:
     """The chain's eventful steps: every law over one ``scale``, a pause taken out of it.
 
-    ``laws[n]`` is state ``n``'s law without its pause, as the chain numbers its outcomes: an
-    ending's number (``-1 - j`` for ending ``j``) is its index from the end of a list of every
-    state's mass and then every ending's, in reverse.
+    ``moves[n]`` is state ``n``'s law of live states without its pause, ``ends[n]`` its law of
+    endings (``(j, w)`` for ending ``j``, the chain's ending ``-1 - j``), as the chain numbers
+    them, for each of the first states whose law is worked out (of ``states`` met). Only the moves are stepped: a step's endings are read off the live masses before it
+    when a question asks about them (:class:`Solution`).
     """
 
-    laws: list[tuple[tuple[int, int], ...]]
+    moves: tuple[tuple[tuple[int, int], ...], ...]
+    ends: tuple[tuple[tuple[int, int], ...], ...]
     states: int
-    endings: int
     scale: int
     pause: int
 
@@ -378,53 +440,52 @@ class _Eventful:
             for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True))
         }
         pause = int(stays.pop() * scale) if len(stays) == 1 else 0
-        laws = []
+        moves, ends = [], []
         for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True)):
-            if pause:
-                pairs = tuple(pair for pair in pairs if pair[0] != n)
-            if d != scale:
-                pairs = tuple((m, w * (scale // d)) for m, w in pairs)
-            laws.append(pairs)
-        return cls(laws, len(chain.states), len(chain.endings), scale, pause)
+            up = scale // d
+            moves.append(tuple((m, w * up) for m, w in pairs if m >= 0 and not (pause and m == n)))
+            ends.append(tuple((-1 - m, w * up) for m, w in pairs if m < 0))
+        return cls(tuple(moves), tuple(ends), len(chain.states), scale, pause)
 
     def run(
         self, live: dict[int, int], steps: int
-    ) -> tuple[dict[int, list[int]], dict[int, int], int]:
+    ) -> tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], dict[int, int], int]:
         """The eventful steps from ``live``, one eventful step at a time.
 
-        Gives each ending's masses by eventful steps before it, the live states' masses at the
-        time limit (over ``scale ** steps`` more than ``live``), and the steps played.
+        Gives the live masses before each eventful step (:attr:`Solution.history`), the live
+        states' masses at the time limit (over ``scale ** steps`` more than ``live``), and the
+        steps played. What every live mass of a step shares is divided out into its factor.
         """
-        ended: dict[int, list[int]] = {}
+        history: list[tuple[int, tuple[tuple[int, int], ...]]] = []
         at_limit: dict[int, int] = {}
-        states, endings, laws, pause = self.states, self.endings, self.laws, self.pause
+        moves, pause, states = self.moves, self.pause, self.states
         mass = [0] * states
         for n, m in live.items():
             mass[n] = m
+        factor = 1
         played = steps if pause and live else 0
         for k in range(steps + 1):
-            alive = [(n, m) for n, m in enumerate(mass) if m]
+            alive = tuple((n, m) for n, m in enumerate(mass) if m)
             if not alive:
                 break
-            weight = math.comb(steps, k) * pause ** (steps - k)
+            weight = math.comb(steps, k) * pause ** (steps - k) * factor
             if weight:
                 for n, m in alive:
                     at_limit[n] = at_limit.get(n, 0) + m * weight
             if k == steps:
                 break
             played = max(played, k + 1)
-            after = [0] * (states + endings)
+            history.append((factor, alive))
+            after = [0] * states
             for n, m in alive:
-                for i, w in laws[n]:
+                for i, w in moves[n]:
                     after[i] += m * w
-            for j in range(endings):
-                m = after[-1 - j]
-                if m:
-                    ended.setdefault(j, [0] * k).append(m)
-            for masses in ended.values():
-                masses.extend([0] * (k + 1 - len(masses)))
-            mass = after[:states]
-        return ended, at_limit, played
+            shared = math.gcd(*after)
+            if shared > 1:
+                after = [m // shared for m in after]
+                factor *= shared
+            mass = after
+        return tuple(history), at_limit, played
 
 
 def _weights(law: Distribution[S | Ending] | Weights[S | Ending]) -> Weights[S | Ending]:
