@@ -421,8 +421,9 @@ class _Eventful:
 
     ``moves[n]`` is state ``n``'s law of live states without its pause, ``ends[n]`` its law of
     endings (``(j, w)`` for ending ``j``, the chain's ending ``-1 - j``), as the chain numbers
-    them, for each of the first states whose law is worked out (of ``states`` met). Only the moves are stepped: a step's endings are read off the live masses before it
-    when a question asks about them (:class:`Solution`).
+    them, for each of the first states whose law is worked out (of ``states`` met). Only the
+    moves are stepped: a step's endings are read off the live masses before it when a question
+    asks about them (:class:`Solution`).
     """
 
     moves: tuple[tuple[tuple[int, int], ...], ...]
