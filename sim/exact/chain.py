@@ -209,12 +209,11 @@ class Solution:
     def _mass(self, weigh: Callable[[Ending], int]) -> int:
         """The sum of ``weigh(ending)`` times each ending's mass over :attr:`common`."""
         weight = [weigh(e) for e in self.names]
-
-        def row(ends: tuple[tuple[int, int], ...]) -> dict[int, int]:
-            return {0: sum(weight[j] * w for j, w in ends)}
-
-        masses = self._summed(row).get(0)
-        total = self._over_limit(masses) if masses else 0
+        worth = [sum(weight[j] * w for j, w in ends) for ends in self.ends]
+        total = sum(
+            factor * over * sum(m * worth[n] for n, m in alive)
+            for (factor, alive), over in zip(self.history, self._totals, strict=True)
+        )
         total += sum(weigh(e) * m for e, m in self.at_start.items()) * self.scale**self.limit
         return total + sum(weigh(e) * m for e, m in self.timed_out.items())
 
@@ -436,16 +435,18 @@ class _Eventful:
     def of(cls, chain: _Numbered[S]) -> _Eventful:
         """The eventful laws of every state whose law the chain has worked out."""
         scale = math.lcm(*chain.scales)
-        stays = {
-            Fraction(next((w for m, w in pairs if m == n), 0), d)
-            for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True))
-        }
-        pause = int(stays.pop() * scale) if len(stays) == 1 else 0
+        stays: set[Fraction] = set()
         moves, ends = [], []
         for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True)):
             up = scale // d
-            moves.append(tuple((m, w * up) for m, w in pairs if m >= 0 and not (pause and m == n)))
-            ends.append(tuple((-1 - m, w * up) for m, w in pairs if m < 0))
+            if up != 1:
+                pairs = tuple((m, w * up) for m, w in pairs)
+            stays.add(Fraction(next((w for m, w in pairs if m == n), 0), scale))
+            moves.append(tuple(pair for pair in pairs if pair[0] >= 0))
+            ends.append(tuple((-1 - m, w) for m, w in pairs if m < 0))
+        pause = int(stays.pop() * scale) if len(stays) == 1 else 0
+        if pause:  # the pause is taken out of every law (see the class)
+            moves = [tuple(pair for pair in law if pair[0] != n) for n, law in enumerate(moves)]
         return cls(tuple(moves), tuple(ends), len(chain.states), scale, pause)
 
     def run(
