@@ -196,16 +196,23 @@ class Duel:
         """The law of what one second leaves: a state, or the fight's ending."""
         table = self.tables[state.first]
         hp = h0, h1 = state.hp0, state.hp1
+        later = self.later
         weighted: list[tuple[AcsState | Ending, int]] = [
-            (AcsState(h0 - d0, h1 - d1, False), w)
-            for (d0, d1), w in table.ends
-            if d0 < h0 and d1 < h1
+            (later[h0 - d0][h1 - d1], w) for (d0, d1), w in table.ends if d0 < h0 and d1 < h1
         ]
         for (x, s, dx), reach in table.reaches.items():
             y = 1 - x
             if dx < hp[x] and hp[y] < len(reach) and reach[hp[y]]:
                 weighted.append((_victory(x, hp[x] - dx, s), reach[hp[y]]))
         return Weights(table.denominator, tuple(weighted))
+
+    @cached_property
+    def later(self) -> tuple[tuple[AcsState, ...], ...]:
+        """Every state after the first second, by both hit points (each built once)."""
+        return tuple(
+            tuple(AcsState(h0, h1, False) for h1 in range(self.hp[1].maximum + 1))
+            for h0 in range(self.hp[0].maximum + 1)
+        )
 
     @cached_property
     def tables(self) -> tuple[SecondTable, SecondTable]:
@@ -460,7 +467,11 @@ def _new_segment(particles: Particles) -> Particles:
     """The particles as a segment starts: no defensive action used in it yet."""
     fresh: Particles = {}
     for m, hits in particles.items():
-        _add(fresh, Moment(m.winner, m.plans, (0, 0), m.maneuver), hits)
+        start = Moment(m.winner, m.plans, (0, 0), m.maneuver)
+        if start in fresh:
+            _add(fresh, start, hits)
+        else:
+            fresh[start] = hits  # taken over: the particles before are not used again
     return fresh
 
 
