@@ -208,14 +208,30 @@ class Solution:
 
     def _mass(self, weigh: Callable[[Ending], int]) -> int:
         """The sum of ``weigh(ending)`` times each ending's mass over :attr:`common`."""
-        weight = [weigh(e) for e in self.names]
+        weight = tuple(weigh(e) for e in self.names)
+        total = self._ended_mass.get(weight)
+        if total is None:
+            total = self._ended_mass[weight] = self._weighed(weight)
+        total += sum(weigh(e) * m for e, m in self.at_start.items()) * self.scale**self.limit
+        return total + sum(weigh(e) * m for e, m in self.timed_out.items())
+
+    def _weighed(self, weight: tuple[int, ...]) -> int:
+        """The sum of ``weight[j]`` times ending ``j``'s mass, over :attr:`common`."""
+        if not any(weight):
+            return 0
         worth = [sum(weight[j] * w for j, w in ends) for ends in self.ends]
-        total = sum(
+        return sum(
             factor * over * sum(m * worth[n] for n, m in alive)
             for (factor, alive), over in zip(self.history, self._totals, strict=True)
         )
-        total += sum(weigh(e) * m for e, m in self.at_start.items()) * self.scale**self.limit
-        return total + sum(weigh(e) * m for e, m in self.timed_out.items())
+
+    @cached_property
+    def _ended_mass(self) -> dict[tuple[int, ...], int]:
+        """What :meth:`_weighed` gave for each weight of the endings asked so far.
+
+        Questions may weigh the endings alike (a side's win and its survivors, in a duel).
+        """
+        return {}
 
     def _summed(
         self, row: Callable[[tuple[tuple[int, int], ...]], dict[int, int]]
