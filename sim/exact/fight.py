@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from sim.engine.distribution import Distribution
-from sim.exact import acs, target10
+from sim.exact import acs, target10_team
 from sim.exact.chain import STATE_CAP, Ending, Solution, TooManyStates, solve
 from sim.exact.errors import NotExact
 from sim.exact.weights import Weights
@@ -47,7 +47,7 @@ class Chain(Protocol):
 
 #: Each rule system's chain builder, by the rule system's name.
 BUILDERS: dict[str, Callable[[Scenario], Chain]] = {
-    "target10": target10.duel,
+    "target10": target10_team.team,
     "acs": acs.duel,
 }
 
