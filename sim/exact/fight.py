@@ -107,6 +107,9 @@ def exact_fight(scenario: Scenario, cap: int = STATE_CAP) -> ExactFight:
     """
     chain = chain_for(scenario)
     estimate = chain.estimate()
+    if isinstance(chain, target10_team.Team):
+        # A state of two a side costs several duel states: its own cap keeps it to seconds.
+        cap = min(cap, target10_team.TEAM_CAP)
     if estimate > cap:
         raise TooManyStates(estimate, cap, f"for {scenario.name}")
     solution = solve(chain.start(), chain.step, chain.steps, chain.timeout, cap)

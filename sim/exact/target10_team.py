@@ -65,7 +65,7 @@ FALLEN = -1
 NONE = -1
 
 #: The most states the team chain solves (about 10 s of CPU at its cost per state; see docs).
-TEAM_CAP = 20_000
+TEAM_CAP = 40_000
 
 
 class Member(NamedTuple):
@@ -84,8 +84,32 @@ _GONE = Member(0, 0, GONE, 0, NONE, False)
 
 State = tuple[Member, ...]
 Order = tuple[tuple[int, ...], ...]
-#: A step in progress: the members, and the blows waiting to land (target, effect, damage).
-Pending = tuple[State, tuple[tuple[int, int, int], ...]]
+
+
+class Branch(NamedTuple):
+    """The orders of a round that take ``step`` next: ``ends`` of their weight end there."""
+
+    step: tuple[int, ...]
+    ends: int
+    then: Orders | None
+    total: int
+
+
+class Orders(NamedTuple):
+    """Orders of a round's steps as a tree of first steps, numbered (a key for the memo)."""
+
+    number: int
+    branches: tuple[Branch, ...]
+
+
+def _mixture(parts: list[tuple[int, Weights[State]]]) -> Weights[State]:
+    """The law of picking ``law`` with chance ``weight / total`` among ``parts``."""
+    common = math.lcm(*(law.denominator for _, law in parts))
+    total = sum(w for w, _ in parts)
+    return Weights.merged(
+        total * common,
+        ((o, w * v * (common // law.denominator)) for w, law in parts for o, v in law.pairs),
+    )
 
 
 class Team:
@@ -120,41 +144,49 @@ class Team:
         self.steps = steps
         self.asleep = asleep
         self._inputs: dict[tuple[int, int, bool, bool], AttackInput] = {}
-        self._orders: dict[tuple[int, ...], Weights[Order]] = {}
+        self._orders: dict[tuple[int, ...], Orders] = {}
         self._declared: dict[State, Weights[State]] = {}
         self._chosen: dict[tuple[int, State], Weights[int]] = {}
-        self._plays: dict[tuple[State, Order], Weights[State]] = {}
+        self._plays: dict[tuple[State, int], Weights[State]] = {}
+        self._struck_memo: dict[tuple[Member, int, tuple[tuple[int, int], ...]], Member] = {}
+        self._tries = 0
         self._steps: dict[tuple[State, tuple[int, ...]], Weights[State]] = {}
+        self._settled: dict[State, Weights[State | Ending]] = {}
 
     # -- the chain's protocol ----------------------------------------------------------------
 
     def estimate(self) -> int:
         """At most how many live states the chain meets (before solving it).
 
-        Every member able (at each hit point from 1 to its dice's maximum, or woken: at 0 and
-        on the ground, since hit points only fall), asleep (each count of rounds left) or gone,
-        with each luck left;
-        an able member facing two enemies not gone targets either (when targets can differ
-        between fights: a ``random`` choice or retargeting, rolled hit points, sleepers).
+        Each member able and never out (at each hit point from 1 to its dice's maximum),
+        woken (at 0 hit points and on the ground: hit points only fall), waking next round,
+        asleep longer (each count of rounds left) or gone, with each luck left; each side with
+        someone able (else the fight is over). An able member facing two enemies able next
+        round targets either of them when targets can differ between fights: a ``random``
+        choice, retargeting, rolled hit points, or someone among them who has been out (a
+        target is otherwise the first choice, kept until it is out).
         """
         wakes = self.asleep is not None
-        sleeps = max(o for o, _ in self.asleep.pairs) + 1 if self.asleep is not None else 0
+        sleeps = max(o for o, _ in self.asleep.pairs) if self.asleep is not None else 0
         counts = [
-            ((dice.maximum + wakes) * (luck + 1), sleeps * (luck + 1), 1)
+            (dice.maximum * (luck + 1), wakes * (luck + 1), wakes * (luck + 1),
+             sleeps * (luck + 1), 1)
             for dice, luck in zip(self.hp, self.luck, strict=True)
         ]
-        varied = wakes or any(
-            d.count and d.sides > 1 for d in self.hp
-        ) or any(f.stats.each_action or f.stats.choose is random_target for f in self.fighters)
+        varied = any(d.count and d.sides > 1 for d in self.hp) or any(
+            f.stats.each_action or f.stats.choose is random_target for f in self.fighters
+        )
+        sides = self.sides
         total = 0
-        for outs in product((ABLE, ASLEEP, GONE), repeat=len(counts)):
-            n = math.prod(c[o] for c, o in zip(counts, outs, strict=True))
-            if varied:
-                for i, o in enumerate(outs):
-                    standing = sum(
-                        1 for j, p in enumerate(outs) if self.sides[j] != self.sides[i] and p != GONE
-                    )
-                    n *= 2 if o == ABLE and standing > 1 else 1
+        # Each member's kind: 0 able, 1 woken, 2 waking, 3 asleep, 4 gone.
+        for kinds in product(range(5), repeat=len(counts)):
+            if {sides[i] for i, k in enumerate(kinds) if k < 2} != {0, 1}:
+                continue
+            n = math.prod(c[k] for c, k in zip(counts, kinds, strict=True))
+            for i, k in enumerate(kinds):
+                facing = [o for j, o in enumerate(kinds) if sides[j] != sides[i] and o < 3]
+                if k < 2 and len(facing) > 1 and (varied or k == 1 or max(facing) > 0):
+                    n *= 2
             total += n
         return total
 
@@ -181,7 +213,12 @@ class Team:
             Member(m.hp, m.luck, ABLE, 0, NONE, m.ground) if m.out == ASLEEP and m.sleep == 0 else m
             for m in state
         )
-        return self._declare(woken).bind(self._round)
+        law = self._declare(woken).bind(self._round)
+        # In lowest terms: the chain steps every state over the least common multiple of them.
+        common = math.gcd(law.denominator, *(w for _, w in law.pairs))
+        if common == 1:
+            return law
+        return Weights(law.denominator // common, tuple((o, w // common) for o, w in law.pairs))
 
     # -- a round -----------------------------------------------------------------------------
 
@@ -189,18 +226,48 @@ class Team:
         able = tuple(i for i, m in enumerate(state) if m.out == ABLE)
         orders = self._orders.get(able)
         if orders is None:
-            orders = self._orders[able] = initiative_law([self.fighters[i] for i in able])
-        return orders.bind(lambda order: self._play(state, order)).bind(self._settle)
+            law = initiative_law([self.fighters[i] for i in able])
+            orders = self._orders[able] = self._trie(list(law.pairs))
+        return self._play(state, orders).bind(self._settle)
 
-    def _play(self, state: State, order: Order) -> Weights[State]:
-        """The state after the steps ``order`` (each step's law worked out once)."""
-        if not order or self._over(state):
+    def _trie(self, orders: list[tuple[Order, int]]) -> Orders:
+        """Orders of steps (with their weights) as a tree of their first steps."""
+        groups: dict[tuple[int, ...], tuple[list[int], list[tuple[Order, int]]]] = {}
+        for order, w in orders:
+            ends, rest = groups.setdefault(order[0], ([], []))
+            if len(order) == 1:
+                ends.append(w)
+            else:
+                rest.append((order[1:], w))
+        branches = []
+        for step, (ends, rest) in groups.items():
+            child = self._trie(rest) if rest else None
+            branches.append(Branch(step, sum(ends), child, sum(ends) + sum(w for _, w in rest)))
+        self._tries += 1
+        return Orders(self._tries, tuple(branches))
+
+    def _play(self, state: State, orders: Orders) -> Weights[State]:
+        """The state after the round's steps in one of ``orders`` (by their weights).
+
+        Orders that begin with the same step share its law and what follows it; each answer
+        is kept for the whole solve.
+        """
+        if self._over(state):
             return Weights.certain(state)
-        law = self._plays.get((state, order))
+        key = (state, orders.number)
+        law = self._plays.get(key)
         if law is None:
-            rest = order[1:]
-            law = self._step(state, order[0]).bind(lambda s: self._play(s, rest))
-            self._plays[state, order] = law
+            parts: list[tuple[int, Weights[State]]] = []
+            for branch in orders.branches:
+                first = self._step(state, branch.step)
+                child = branch.then
+                if branch.ends:
+                    parts.append((branch.ends, first))
+                if child is not None:
+                    parts.append(
+                        (branch.total - branch.ends, first.bind(lambda s, c=child: self._play(s, c)))
+                    )
+            law = self._plays[key] = _mixture(parts)
         return law
 
     def _step(self, state: State, step: tuple[int, ...]) -> Weights[State]:
@@ -208,55 +275,101 @@ class Team:
         law = self._steps.get((state, step))
         if law is None:
             members = [i for i in step if state[i].out == ABLE]
-            alone = len(members) == 1
-            pending: Weights[Pending] = Weights.certain((state, ()))
-            for i in members:
-                pending = pending.bind(lambda p, i=i: self._attack(p, i, alone))
-            law = self._steps[state, step] = pending.map(self._land)
+            if len(members) == 1:
+                me = members[0]
+                law = self._opponent(state, me).bind(lambda them: self._alone(state, me, them))
+            else:
+                # Each picks its opponent in turn (a ``focus`` reads the others' choices).
+                chosen: Weights[State] = Weights.certain(state)
+                for i in members:
+                    chosen = chosen.bind(
+                        lambda s, i=i: self._opponent(s, i).map(
+                            lambda them, s=s, i=i: _with(s, i, target=them)
+                        )
+                    )
+                law = chosen.bind(lambda s: self._together(s, members))
+            self._steps[state, step] = law
         return law
 
-    def _attack(self, pending: Pending, me: int, alone: bool) -> Weights[Pending]:
-        """``me`` attacks its opponent of the moment (``attacks.opponent``)."""
-        state, blows = pending
-        return self._opponent(state, me).bind(
-            lambda them: self._strike(state, blows, me, them, alone)
+    def _alone(self, state: State, me: int, them: int) -> Weights[State]:
+        """``me`` attacks ``them`` alone on its score: a hit lands at once (``land_blow``)."""
+        if them == NONE:
+            return Weights.certain(_with(state, me, target=NONE))
+        m = state[me]
+        law = self._attack_law(state, me, them)
+        spent = {
+            lucky: (*state[:me], Member(m.hp, m.luck - lucky, m.out, m.sleep, them, m.ground),
+                    *state[me + 1:])
+            for lucky in (0, 1)
+        }
+        return Weights.merged(
+            law.denominator,
+            (
+                (self._blow(spent[lucky], them, effect, amount) if effect else spent[lucky], v)
+                for (effect, amount, lucky), v in law.pairs
+            ),
         )
 
-    def _strike(
-        self, state: State, blows: tuple[tuple[int, int, int], ...], me: int, them: int,
-        alone: bool,
-    ) -> Weights[Pending]:
-        """``me`` attacks ``them``: luck spent to hit, a lone blow landed or kept to land."""
-        if them == NONE:
-            return Weights.certain((_with(state, me, target=NONE), blows))
+    def _attack_law(self, state: State, me: int, them: int) -> Weights[tuple[int, int, bool]]:
+        """The law of ``me``'s attack on ``them`` as (effect, damage, luck spent to hit)."""
         m, t = state[me], state[them]
         attack = self._input(me, them, m.ground, t.ground)
         # The target's hit points matter only to an attacker who may spend luck to hit.
         weighs = m.luck > 0 and attack.succeed.spends
-        law = attack_law(attack, m.luck, t.hp if weighs else 0)
-        out: list[tuple[Pending, int]] = []
-        for (effect, amount, lucky), v in law.pairs:
-            after = _with(state, me, target=them, luck=m.luck - lucky)
-            if effect and alone:
-                out.append(((self._blow(after, them, effect, amount), blows), v))
-            else:
-                out.append(((after, (*blows, (them, effect, amount)) if effect else blows), v))
-        return Weights.merged(law.denominator, out)
+        return attack_law(attack, m.luck, t.hp if weighs else 0)
 
-    def _land(self, pending: Pending) -> State:
-        """The step's blows land: alone by ``blow_lands``, together as ``effects.land``."""
-        state, blows = pending
-        if not blows:
-            return state
-        if len(blows) == 1:
-            them, effect, amount = blows[0]
-            return self._blow(state, them, effect, amount)
-        by_target: dict[int, list[tuple[int, int]]] = {}
-        for them, effect, amount in blows:
-            by_target.setdefault(them, []).append((effect, amount))
-        for them, hits in by_target.items():
-            t = state[them]
+    def _together(self, state: State, members: list[int]) -> Weights[State]:
+        """The step's attacks, each on the state before it; their hits land together.
+
+        As ``effects.land``: a single hit lands alone; otherwise each target's hits land
+        together (:meth:`_struck`).
+        """
+        attackers = [i for i in members if state[i].target != NONE]
+        laws = [self._attack_law(state, i, state[i].target) for i in attackers]
+        # Each attack's outcomes as (weight, the attacker after luck spent or None, blow).
+        options = []
+        for i, law in zip(attackers, laws, strict=True):
+            m = state[i]
+            lucky_one = Member(m.hp, m.luck - 1, m.out, m.sleep, m.target, m.ground)
+            options.append([
+                (v, lucky_one if lucky else None, (m.target, effect, amount) if effect else None)
+                for (effect, amount, lucky), v in law.pairs
+            ])
+        table: dict[State, int] = {}
+        for combo in product(*options):
+            weight = 1
+            after = list(state)
+            blows = []
+            for i, (v, lucky_one, blow) in zip(attackers, combo, strict=True):
+                weight *= v
+                if lucky_one is not None:
+                    after[i] = lucky_one
+                if blow is not None:
+                    blows.append(blow)
+            if len(blows) == 1:
+                them, effect, amount = blows[0]
+                landed = self._blow(tuple(after), them, effect, amount)
+            else:
+                hits: dict[int, list[tuple[int, int]]] = {}
+                for them, effect, amount in blows:
+                    hits.setdefault(them, []).append((effect, amount))
+                for them, on_them in hits.items():
+                    after[them] = self._struck(after[them], them, tuple(on_them))
+                landed = tuple(after)
+            table[landed] = table.get(landed, 0) + weight
+        return Weights(math.prod(law.denominator for law in laws), tuple(table.items()))
+
+    def _struck(self, t: Member, them: int, blows: tuple[tuple[int, int], ...]) -> Member:
+        """Hits of one step landing together on ``them`` (``effects.land``, ``effects.hurt``).
+
+        Its luck may cancel some first (``luck.cancel_hits``); then Kill damage and Subdue
+        damage land together (``actions.take_damage``).
+        """
+        key = (t, them, blows)
+        found = self._struck_memo.get(key)
+        if found is None:
             luck = t.luck
+            hits = list(blows)
             if luck > 0:
                 cancelled = cancel_hits(t.hp, [a for _, a in hits], luck, self.policies[them])
                 luck -= len(cancelled)
@@ -264,9 +377,8 @@ class Team:
             kill = sum(a for e, a in hits if e == KILL)
             subdue = sum(a for e, a in hits if e != KILL)
             after, how = take_damage(t.hp, kill, subdue, self.zero_hp)
-            state = _with(state, them, luck=luck)
-            state = self._hurt(state, them, after, how)
-        return state
+            found = self._struck_memo[key] = self._member_after(t._replace(luck=luck), after, how)
+        return found
 
     def _blow(self, state: State, them: int, effect: int, amount: int) -> State:
         """One Kill or Subdue landing alone on ``them``: its luck may ignore it."""
@@ -278,16 +390,25 @@ class Team:
 
     def _hurt(self, state: State, them: int, hp: int, how: str | None) -> State:
         """``them`` is left with ``hp``, and out ``how`` (dead, or asleep to wake)."""
-        if how is None:
-            return _with(state, them, hp=hp)
-        if how == DEAD or (how == UNCONSCIOUS and self.asleep is None):
-            member = _GONE
-        else:
-            member = Member(hp, state[them].luck, ASLEEP, FALLEN, NONE, True)
+        member = self._member_after(state[them], hp, how)
         return (*state[:them], member, *state[them + 1:])
 
+    def _member_after(self, t: Member, hp: int, how: str | None) -> Member:
+        """A member left with ``hp`` and out ``how`` (``conditions.put_out``: a sleeper lies)."""
+        if how is None:
+            return Member(hp, t.luck, t.out, t.sleep, t.target, t.ground)
+        if how == DEAD or (how == UNCONSCIOUS and self.asleep is None):
+            return _GONE
+        return Member(hp, t.luck, ASLEEP, FALLEN, NONE, True)
+
     def _settle(self, state: State) -> Weights[State | Ending]:
-        """The round's end: the fight's ending, or the next round's state."""
+        """The round's end: the fight's ending, or the next round's state (worked out once)."""
+        law = self._settled.get(state)
+        if law is None:
+            law = self._settled[state] = self._end_of_round(state)
+        return law
+
+    def _end_of_round(self, state: State) -> Weights[State | Ending]:
         if self._over(state):
             survivors, hp_left = self._standing(state)
             standing = [side for side, n in enumerate(survivors) if n]
