@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from itertools import product
 from typing import NamedTuple
 
@@ -194,12 +195,8 @@ class Team:
         """The law of the first round's state: every hit point roll (in scenario order)."""
         law: Weights[State] = Weights.certain(())
         for dice, luck in zip(self.hp, self.luck, strict=True):
-            rolls = Weights.of(damage_law(dice))
-            law = law.bind(
-                lambda s, rolls=rolls, luck=luck: rolls.map(
-                    lambda hp: (*s, Member(hp, luck, ABLE, 0, NONE, False))
-                )
-            )
+            fresh = Weights.of(damage_law(dice)).map(partial(_fresh, luck))
+            law = law.bind(partial(_appended, fresh))
         return law
 
     def timeout(self, state: State) -> Ending:
@@ -265,7 +262,7 @@ class Team:
                     parts.append((branch.ends, first))
                 if child is not None:
                     parts.append(
-                        (branch.total - branch.ends, first.bind(lambda s, c=child: self._play(s, c)))
+                        (branch.total - branch.ends, first.bind(partial(self._play, orders=child)))
                     )
             law = self._plays[key] = _mixture(parts)
         return law
@@ -282,19 +279,19 @@ class Team:
                 # Each picks its opponent in turn (a ``focus`` reads the others' choices).
                 chosen: Weights[State] = Weights.certain(state)
                 for i in members:
-                    chosen = chosen.bind(
-                        lambda s, i=i: self._opponent(s, i).map(
-                            lambda them, s=s, i=i: _with(s, i, target=them)
-                        )
-                    )
+                    chosen = chosen.bind(partial(self._choosing, i))
                 law = chosen.bind(lambda s: self._together(s, members))
             self._steps[state, step] = law
         return law
 
+    def _choosing(self, me: int, state: State) -> Weights[State]:
+        """``me`` picks its opponent of the moment (``attacks.opponent``)."""
+        return self._opponent(state, me).map(partial(_targeting, state, me))
+
     def _alone(self, state: State, me: int, them: int) -> Weights[State]:
         """``me`` attacks ``them`` alone on its score: a hit lands at once (``land_blow``)."""
         if them == NONE:
-            return Weights.certain(_with(state, me, target=NONE))
+            return Weights.certain(_targeting(state, me, NONE))
         m = state[me]
         law = self._attack_law(state, me, them)
         spent = {
@@ -330,9 +327,9 @@ class Team:
         options = []
         for i, law in zip(attackers, laws, strict=True):
             m = state[i]
-            lucky_one = Member(m.hp, m.luck - 1, m.out, m.sleep, m.target, m.ground)
+            spent_one = Member(m.hp, m.luck - 1, m.out, m.sleep, m.target, m.ground)
             options.append([
-                (v, lucky_one if lucky else None, (m.target, effect, amount) if effect else None)
+                (v, spent_one if lucky else None, (m.target, effect, amount) if effect else None)
                 for (effect, amount, lucky), v in law.pairs
             ])
         table: dict[State, int] = {}
@@ -385,7 +382,7 @@ class Team:
         t = state[them]
         landing = blow_lands(effect, amount, t.hp, t.luck, self.policies[them], self.zero_hp)
         if landing.ignored:
-            return _with(state, them, luck=t.luck - 1)
+            return (*state[:them], t._replace(luck=t.luck - 1), *state[them + 1:])
         return self._hurt(state, them, landing.hp, landing.out)
 
     def _hurt(self, state: State, them: int, hp: int, how: str | None) -> State:
@@ -420,11 +417,10 @@ class Team:
         for m in state:
             if m.out == ASLEEP and m.sleep == FALLEN:
                 assert asleep is not None  # only a sleeper who wakes is kept asleep
-                rolls = asleep.map(lambda k, m=m: m._replace(sleep=k))
-                law = law.bind(lambda s, rolls=rolls: rolls.map(lambda fallen: (*s, fallen)))
+                law = law.bind(partial(_appended, asleep.map(partial(_sleeping, m))))
             else:
                 kept = m._replace(sleep=m.sleep - 1) if m.out == ASLEEP else m
-                law = law.map(lambda s, kept=kept: (*s, kept))
+                law = law.map(partial(_then, kept))
         return law.map(self._forget)
 
     def _forget(self, state: State) -> State:
@@ -433,7 +429,8 @@ class Team:
         members = []
         for i, m in enumerate(state):
             if m.target != NONE:
-                facing = sum(1 for j in range(len(state)) if able[j] and self.sides[j] != self.sides[i])
+                side = self.sides[i]
+                facing = sum(1 for j, s in enumerate(self.sides) if able[j] and s != side)
                 if not able[i] or facing < 2 or not able[m.target]:
                     m = m._replace(target=NONE)
             members.append(m)
@@ -517,9 +514,34 @@ class Team:
         return found
 
 
-def _with(state: State, i: int, **changes: int) -> State:
-    """``state`` with member ``i`` changed."""
-    return (*state[:i], state[i]._replace(**changes), *state[i + 1:])
+def _targeting(state: State, i: int, them: int) -> State:
+    """``state`` with member ``i`` targeting ``them``."""
+    return (*state[:i], state[i]._replace(target=them), *state[i + 1:])
+
+
+def _fresh(luck: int, hp: int) -> Member:
+    """A member at the fight's start."""
+    return Member(hp, luck, ABLE, 0, NONE, False)
+
+
+def _sleeping(m: Member, rounds: int) -> Member:
+    """A sleeper who fell this round, asleep for ``rounds`` more."""
+    return m._replace(sleep=rounds)
+
+
+def _then(m: Member, members: State) -> State:
+    """``members`` and then ``m``."""
+    return (*members, m)
+
+
+def _appended(law: Weights[Member], members: State) -> Weights[State]:
+    """``members`` and then a member drawn from ``law``."""
+    return law.map(partial(_plus, members))
+
+
+def _plus(members: State, m: Member) -> State:
+    """``members`` and then ``m`` (as :func:`_then`, the arguments the other way round)."""
+    return (*members, m)
 
 
 def team(scenario: Scenario) -> Team | Duel:
