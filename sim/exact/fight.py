@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from sim.engine.distribution import Distribution
-from sim.exact import acs, target10
+from sim.exact import acs, target10_team
 from sim.exact.chain import STATE_CAP, Ending, Solution, TooManyStates, solve
 from sim.exact.errors import NotExact
 from sim.exact.weights import Weights
@@ -47,7 +47,7 @@ class Chain(Protocol):
 
 #: Each rule system's chain builder, by the rule system's name.
 BUILDERS: dict[str, Callable[[Scenario], Chain]] = {
-    "target10": target10.duel,
+    "target10": target10_team.team,
     "acs": acs.duel,
 }
 
@@ -107,6 +107,9 @@ def exact_fight(scenario: Scenario, cap: int = STATE_CAP) -> ExactFight:
     """
     chain = chain_for(scenario)
     estimate = chain.estimate()
+    if isinstance(chain, target10_team.Team):
+        # A state of two a side costs several duel states: its own cap keeps it to seconds.
+        cap = min(cap, target10_team.TEAM_CAP)
     if estimate > cap:
         raise TooManyStates(estimate, cap, f"for {scenario.name}")
     solution = solve(chain.start(), chain.step, chain.steps, chain.timeout, cap)

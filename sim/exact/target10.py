@@ -169,7 +169,7 @@ class Duel:
         attack = self.sides[me].attack
         # The target's hit points matter only to an attacker who may spend luck to hit.
         weighs = luck > 0 and attack.succeed.spends
-        return _attack_law(attack, luck, state.hp[1 - me] if weighs else 0)
+        return attack_law(attack, luck, state.hp[1 - me] if weighs else 0)
 
     def _alone(self, state: DuelState, me: int) -> Weights[DuelState]:
         """``me`` attacks alone on its score: a hit lands at once (``land_blow``)."""
@@ -240,7 +240,7 @@ class Duel:
 
 
 @lru_cache(maxsize=4096)
-def _attack_law(attack: AttackInput, luck: int, target_hp: int) -> Weights[tuple[int, int, bool]]:
+def attack_law(attack: AttackInput, luck: int, target_hp: int) -> Weights[tuple[int, int, bool]]:
     """The exchange's law as a duel reads each outcome: effect (0: none), damage, luck to hit.
 
     The law is :func:`~sim.rules.target10.exchange.distribution`, the round's own attack.
@@ -278,7 +278,7 @@ def duel(scenario: Scenario) -> Duel:
         for index, (name, side, _hp, stats, position, _ground) in enumerate(prepared.roster)
     ]
     for f, (*_, on_ground) in zip(fighters, prepared.roster, strict=True):
-        _check(f, on_ground)
+        check_fighter(f, on_ground)
         f.move, f.act = f.stats.fixed
     combat = Combat(fighters, scenario.side_names, Dice(0, 0), scenario.time_limit_s)
     rs = RoundState(combat, prepared.rules)
@@ -295,11 +295,11 @@ def duel(scenario: Scenario) -> Duel:
         luck=(fighters[0].luck, fighters[1].luck),
         zero_hp=prepared.rules.test.zero_hp,
         steps=int(scenario.time_limit_s // ROUND_S + 1e-9),
-        orders=_orders(fighters),
+        orders=initiative_law(fighters),
     )
 
 
-def _check(f: T10Fighter, on_ground: bool) -> None:
+def check_fighter(f: T10Fighter, on_ground: bool) -> None:
     """Refuse what the duel chain does not play: movement, other actions, changing tactics."""
     stats = f.stats
     if stats.decide is not None:
@@ -313,7 +313,7 @@ def _check(f: T10Fighter, on_ground: bool) -> None:
         raise NotExact(f"{f.name} starts on the ground")
 
 
-def _orders(fighters: list[T10Fighter]) -> Weights[tuple[tuple[int, ...], ...]]:
+def initiative_law(fighters: list[T10Fighter]) -> Weights[tuple[tuple[int, ...], ...]]:
     """The law of a round's initiative steps: the round's own roll and grouping.
 
     1d6 + DEX bonus each, highest first, equal scores in one step

@@ -52,10 +52,18 @@ def put_out(rs: RoundState, f: T10Fighter, how: str, r: int) -> None:
         rules = rs.rules
         if rules.wake_up:
             rounds = rules.unconscious_dice.roll(rs.dice)
-            f.wake_round = r + 1 + max(rounds, 0)
+            f.wake_round = r + 1 + rounds_asleep(rounds)
             rs.sleepers.append(f)
             if rs.tracing:
                 rs.combat.emit("sleep", f, rounds=rounds)
+
+
+def rounds_asleep(rolled: int) -> int:
+    """The whole rounds a sleeper misses for a roll of ``unconscious_rounds``: never below 0.
+
+    Out in round ``r``, it wakes at the start of round ``r + 1 + rounds_asleep(rolled)``.
+    """
+    return max(rolled, 0)
 
 
 def wake(rs: RoundState, r: int) -> None:

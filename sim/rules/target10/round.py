@@ -142,9 +142,7 @@ class Target10Rounds(RoundState):
     def _declare(self, f: T10Fighter, r: int) -> None:
         """``f`` declares its movement and action for round ``r``; its DEFENSE for the round."""
         stats = f.stats
-        target = f.target
-        if target is None or target.out is not None or stats.each_action:
-            target = self.choose(f)
+        target = declared_target(self, f)
         decide = stats.decide
         if decide is None:
             movement, act = stats.fixed
@@ -227,6 +225,18 @@ class Target10Rounds(RoundState):
             land(self, effects, r)
         if negotiators is not None:
             negotiate_after(self, negotiators, r)
+
+
+def declared_target(rs: RoundState, f: T10Fighter) -> T10Fighter | None:
+    """Whom ``f`` declares against: its target, or a new one by its tactics.
+
+    A new one when it has none, its target is out, or it picks before every action
+    (``retarget: each_action``); None when no enemy is left.
+    """
+    target = f.target
+    if target is None or target.out is not None or f.stats.each_action:
+        target = rs.choose(f)
+    return target
 
 
 def roll_initiative(able: Sequence[T10Fighter], dice: Dice) -> None:
