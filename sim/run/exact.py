@@ -5,22 +5,27 @@
 (:func:`~sim.run.summary.summary_from_counts`), the rates and means exact (intervals of zero
 width), counts of combats ``None`` (no combat was played), ``"method": "exact"``, the exact
 values as fractions (``"fractions"``) and the law of the fight's length (``"length"``). Its
-outcome tables are empty. ``method="auto"`` plays the chain where one applies and fits the cap,
+outcome tables are empty, and :meth:`ExactResult.save` writes the summary and the scenario only. ``method="auto"`` plays the chain where one applies and fits the cap,
 and samples otherwise (:func:`choose_method`).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from sim.exact.chain import STATE_CAP, Ending, TooManyStates
 from sim.exact.errors import NotExact
 from sim.exact.fight import ExactFight, exact_fight
 from sim.exact.weights import Weights
+from sim.run.files import write_text
+from sim.run.outdir import FolderLock
 from sim.run.result import RunResult
+from sim.run.store import write_scenario
 from sim.run.summary import round_length_s
 from sim.run.tables import outcomes_frame
 from sim.scenario.schema import Scenario
@@ -35,6 +40,17 @@ class ExactResult(RunResult):
 
     fight: ExactFight | None = field(default=None, compare=False)
     method: str = "exact"
+
+    def save(self, directory: str | Path, csv: bool = True) -> list[Path]:
+        """Write ``summary.json`` and the scenario (``scenario.yaml``): no combat, no table.
+
+        ``combatsim plot`` and ``combatsim report`` read the folder as an exact run's
+        (``"method": "exact"`` in its summary); ``csv`` is ignored (there is no table).
+        """
+        out = Path(directory)
+        with FolderLock(out):
+            text = json.dumps(self.summary, indent=2) + "\n"
+            return [write_text(out / "summary.json", text), write_scenario(out, self.scenario)]
 
 
 @dataclass(frozen=True)
