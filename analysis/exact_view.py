@@ -53,9 +53,9 @@ def exact_plots(results: Results, unit: TimeUnit) -> list[Plot]:
             Plot(
                 "fight_length",
                 "Fight length: its exact law, the chance of each length over all fights (the "
-                "chain's law of the length is not split by winner; seconds in one-second bins; drawn up "
-                "to the length by which 99.9% of fights are over); the dotted line is the exact "
-                "mean.",
+                "chain's law of the length is not split by winner; seconds in one-second bins; "
+                "drawn up to the length by which 99.9% of fights are over); the dotted line is "
+                "the exact mean.",
                 plot_exact_length(summary, name, unit),
             ),
             Plot(
@@ -116,8 +116,9 @@ def plot_exact_win_rates(summary: dict[str, Any], sides: Sequence[str], scenario
     rates = [rate for _, rate in shown]
     ax.bar(x, rates, color=[colors[s] for s, _ in shown], width=0.6, label="exact win rate")
     for xi, rate in zip(x, rates, strict=True):
-        ax.annotate(f"{rate:.1%}", (xi, rate), xytext=(0, 4), textcoords="offset points",
-                    ha="center")
+        ax.annotate(
+            f"{rate:.1%}", (xi, rate), xytext=(0, 4), textcoords="offset points", ha="center"
+        )
     ax.set_xticks(x, ["draw" if s == DRAW else s for s, _ in shown])
     ax.set_xlabel("side")
     ax.set_ylabel("win rate")
@@ -149,7 +150,7 @@ def _shown_up_to(lengths: np.ndarray, chances: np.ndarray, share: float = 0.999)
 
 
 def plot_exact_length(summary: dict[str, Any], scenario: str, unit: TimeUnit) -> Figure:
-    """The exact law of the fight's length: the chance of each length (binned to ``unit``'s step)."""
+    """The exact law of the fight's length: the chance of each length (rounds, or 1 s bins)."""
     lengths, chances = _law(summary, unit)
     figure, ax = new_axes()
     step = unit.step if unit.round_s is not None else 1.0
@@ -220,8 +221,14 @@ def plot_exact_win_rate_curve(summary: dict[str, Any], x: str, scenario: str) ->
         series.append((DRAW, draws))
     for side, rates in series:
         name = "draw" if side == DRAW else side
-        ax.plot(positions, rates, marker="o", color=colors[side],
-                linestyle="-" if labels is None else "none", label=f"{name} (exact)")
+        ax.plot(
+            positions,
+            rates,
+            marker="o",
+            color=colors[side],
+            linestyle="-" if labels is None else "none",
+            label=f"{name} (exact)",
+        )
     _axis(ax, x, positions, labels)
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
@@ -240,8 +247,14 @@ def plot_exact_duration_curve(
     positions, labels = _values(summary, x)
     means = [unit.of(p["summary"]["mean_duration_s"]) for p in summary["points"]]
     figure, ax = new_axes()
-    ax.plot(positions, means, marker="o", color=PALETTE[0],
-            linestyle="-" if labels is None else "none", label="exact mean fight length")
+    ax.plot(
+        positions,
+        means,
+        marker="o",
+        color=PALETTE[0],
+        linestyle="-" if labels is None else "none",
+        label="exact mean fight length",
+    )
     _axis(ax, x, positions, labels)
     ax.set_ylabel(f"mean fight length ({unit.axis})")
     ax.set_ylim(bottom=0)
@@ -250,18 +263,16 @@ def plot_exact_duration_curve(
     return figure
 
 
-def plot_exact_heatmap(
-    summary: dict[str, Any], x: str, y: str, side: str, scenario: str
-) -> Figure:
+def plot_exact_heatmap(summary: dict[str, Any], x: str, y: str, side: str, scenario: str) -> Figure:
     """One side's exact win rate over a two-parameter grid, each cell with its rate."""
     points = summary["points"]
     xs = list(dict.fromkeys(p["values"][x] for p in points))
     ys = list(dict.fromkeys(p["values"][y] for p in points))
     grid = np.full((len(ys), len(xs)), np.nan)
     for p in points:
-        grid[ys.index(p["values"][y]), xs.index(p["values"][x])] = (
-            p["summary"]["sides"][side]["win_rate"]
-        )
+        grid[ys.index(p["values"][y]), xs.index(p["values"][x])] = p["summary"]["sides"][side][
+            "win_rate"
+        ]
     width = max(7.0, 1.0 * len(xs) + 3.0)
     figure, ax = new_axes(width, max(4.2, 0.6 * len(ys) + 2.4))
     image = ax.imshow(grid, origin="lower", cmap="RdBu", vmin=0, vmax=1, aspect="auto")
@@ -270,8 +281,9 @@ def plot_exact_heatmap(
             value = grid[row, col]
             if not np.isnan(value):
                 ink = "white" if abs(value - 0.5) > 0.3 else "black"
-                ax.text(col, row, f"{value:.1%}", ha="center", va="center", color=ink,
-                        fontsize="small")
+                ax.text(
+                    col, row, f"{value:.1%}", ha="center", va="center", color=ink, fontsize="small"
+                )
     ax.set_xticks(np.arange(len(xs)), [str(v) for v in xs])
     ax.set_yticks(np.arange(len(ys)), [str(v) for v in ys])
     ax.set_xlabel(x)
@@ -318,7 +330,7 @@ def _at(point: dict[str, Any]) -> str:
 def exact_made(results: Results) -> list[list[Any]]:
     """The rows of "How these results were made" that differ for exact results."""
     summary = results.summary
-    rows: list[list[Any]] = [["method", "exact: the fight solved as a Markov chain (docs/exact.md)"]]
+    rows: list[list[Any]] = [["method", "exact: the fight solved as a Markov chain"]]
     rows.append(["seed", "none: no combat was played"])
     if results.kind == "run":
         rows.append(["states", f"{summary.get('states', 0):,}"])
@@ -338,8 +350,14 @@ def exact_tables(results: Results, round_s: float | None) -> tuple[list[str], li
     summary = results.summary
     if results.kind == "run":
         rows: list[list[Any]] = [
-            [side, "exact", f"{s['win_rate']:.1%}", "zero width", f"{s['mean_survivors']:.2f}",
-             f"{s['mean_hp_left']:.1f}"]
+            [
+                side,
+                "exact",
+                f"{s['win_rate']:.1%}",
+                "zero width",
+                f"{s['mean_survivors']:.2f}",
+                f"{s['mean_hp_left']:.1f}",
+            ]
             for side, s in summary["sides"].items()
         ]
         rows.append(["draw", "exact", f"{summary['draw_rate']:.1%}", "", "", ""])
@@ -360,8 +378,11 @@ def exact_tables(results: Results, round_s: float | None) -> tuple[list[str], li
             *(p["values"][label] for label in labels),
             *(f"{p['summary']['sides'][side]['win_rate']:.2%}" for side in sides),
             f"{p['summary']['draw_rate']:.2%}",
-            duration_text(p["summary"]["mean_duration_s"], round_s,
-                          rounds=p["summary"].get("mean_duration_rounds")),
+            duration_text(
+                p["summary"]["mean_duration_s"],
+                round_s,
+                rounds=p["summary"].get("mean_duration_rounds"),
+            ),
         ]
         for p in points
     ]

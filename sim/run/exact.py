@@ -5,8 +5,9 @@
 (:func:`~sim.run.summary.summary_from_counts`), the rates and means exact (intervals of zero
 width), counts of combats ``None`` (no combat was played), ``"method": "exact"``, the exact
 values as fractions (``"fractions"``) and the law of the fight's length (``"length"``). Its
-outcome tables are empty, and :meth:`ExactResult.save` writes the summary and the scenario only. ``method="auto"`` plays the chain where one applies and fits the cap,
-and samples otherwise (:func:`choose_method`).
+outcome tables are empty, and :meth:`ExactResult.save` writes the summary and the scenario
+only. ``method="auto"`` plays the chain where one applies and fits the cap, and samples
+otherwise (:func:`choose_method`).
 """
 
 from __future__ import annotations
