@@ -31,6 +31,18 @@ from analysis.results import Results, ResultsError
 from sim.run.records import DRAW
 from sim.run.summary import duration_text
 
+#: The columns of an exact run's or sweep's tables, defined for the report.
+EXACT_DEFINITIONS = {
+    "exact": "the fight solved as a Markov chain over its states (docs/exact.md): every number "
+    "is the exact value, not an estimate; no combat was played, so there are no counts of wins "
+    "and every interval has zero width",
+    "win rate": "the chance that the side wins",
+    "draws": "the chance that no side wins (everyone out in the same step, or the time limit)",
+    "survivors": "the expected number of the side's combatants standing at the end (0 when lost)",
+    "hp left": "the expected hit points of those standing at the end (0 when lost)",
+    "mean length": "the expected fight length, in the rules' rounds or in game seconds",
+}
+
 #: What every exact chart says of its intervals.
 NO_INTERVAL = "exact: solved as a Markov chain, no combat played, so no interval (zero width)"
 
@@ -309,7 +321,8 @@ def exact_verdict(results: Results) -> str:
         rate = sides[leader]["win_rate"]
         even = 1 / len(sides)
         judged = "even" if rate == even else "not even"
-        line = f"{leader} wins {rate:.1%}, exactly ({_states(summary)}); {judged}"
+        states = f"{summary.get('states', 0):,}"
+        line = f"{leader} wins {rate:.1%} (exact: solved over {states} states); {judged}"
         if summary.get("draw_rate"):
             line += f"; {summary['draw_rate']:.1%} draws"
         return f"{line}."
@@ -390,6 +403,7 @@ def exact_tables(results: Results, round_s: float | None) -> tuple[list[str], li
 
 
 __all__ = [
+    "EXACT_DEFINITIONS",
     "NO_INTERVAL",
     "exact_made",
     "exact_plots",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -26,9 +27,10 @@ from sim.exact.weights import Weights
 from sim.run.files import write_text
 from sim.run.outdir import FolderLock
 from sim.run.result import RunResult
-from sim.run.store import write_scenario
+from sim.run.store import json_ready, scenario_record, write_scenario
 from sim.run.summary import round_length_s
 from sim.run.tables import outcomes_frame
+from sim.run.version import __version__
 from sim.scenario.schema import Scenario
 
 #: The ways a run may be answered.
@@ -50,8 +52,32 @@ class ExactResult(RunResult):
         """
         out = Path(directory)
         with FolderLock(out):
-            text = json.dumps(self.summary, indent=2) + "\n"
-            return [write_text(out / "summary.json", text), write_scenario(out, self.scenario)]
+            return [
+                write_text(out / "summary.json", json.dumps(self.summary, indent=2) + "\n"),
+                write_text(out / "meta.json", json.dumps(exact_meta(self.scenario), indent=2)),
+                write_scenario(out, self.scenario),
+            ]
+
+
+def exact_meta(scenario: Scenario, kind: str = "run") -> dict[str, Any]:
+    """How exact results were made (``meta.json``): the scenario, its rules, no seed or runs."""
+    return json_ready(
+        {
+            "kind": kind,
+            "method": "exact",
+            "scenario": scenario.name,
+            "file": scenario.file,
+            "rules": scenario.rules,
+            "options": scenario.option_values(),
+            "time_limit_s": scenario.time_limit_s,
+            "side_names": list(scenario.side_names),
+            "seed": None,
+            "runs": None,
+            **scenario_record(scenario),
+            "combatsim_version": __version__,
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -62,9 +88,9 @@ class MethodChoice:
     reason: str
 
 
-def choose_method(scenario: Scenario, method: str, cap: int = STATE_CAP) -> tuple[
-    MethodChoice, ExactFight | None
-]:
+def choose_method(
+    scenario: Scenario, method: str, cap: int = STATE_CAP
+) -> tuple[MethodChoice, ExactFight | None]:
     """The method a run uses, and the solved fight when it is exact.
 
     ``exact`` raises when the chain does not apply or is over the cap; ``auto`` samples then,
@@ -178,6 +204,7 @@ __all__ = [
     "ExactResult",
     "MethodChoice",
     "choose_method",
+    "exact_meta",
     "exact_result",
     "exact_summary",
 ]
