@@ -13,6 +13,7 @@ exact mean) and the per-combatant means. ``combatsim plot`` and ``combatsim repo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from analysis.chart_style import (
 )
 from analysis.plots import Plot, TimeUnit
 from analysis.results import Results, ResultsError
+from analysis.sensitivity_plots import study_plots
 from sim.run.records import DRAW
 from sim.run.summary import duration_text
 
@@ -54,6 +56,8 @@ def exact_plots(results: Results, unit: TimeUnit) -> list[Plot]:
         ResultsError: a sweep of more than two parameters (no chart of it is drawn).
     """
     summary, name = results.summary, results.scenario_name
+    if results.kind == "sensitivity":
+        return [_exact_caption(plot) for plot in study_plots(results.directory, summary)]
     if results.kind == "run":
         sides = list(summary["sides"])
         return [
@@ -95,6 +99,21 @@ def exact_plots(results: Results, unit: TimeUnit) -> list[Plot]:
     raise ResultsError(
         f"{results.directory}: an exact sweep of {len(labels)} parameters has no chart "
         "(charts draw one or two)"
+    )
+
+
+def _exact_caption(plot: Plot) -> Plot:
+    """A study's chart with the caption of its exact form (a tornado of exact changes)."""
+    if plot.stem != "tornado":
+        return replace(
+            plot,
+            caption=plot.caption + " Each point's win rate is exact: the "
+            "intervals are the design's (a finite sample of the ranges) alone.",
+        )
+    return replace(
+        plot,
+        caption="One-at-a-time effects: each parameter from its low to its high end, the others "
+        "as written (line: the scenario as written); each change exact (no whisker: zero width).",
     )
 
 
@@ -315,6 +334,8 @@ def _slug(text: str) -> str:
 def exact_verdict(results: Results) -> str:
     """The report's first line: the leading side's exact win rate (a run), or the sweep's span."""
     summary = results.summary
+    if results.kind == "sensitivity":
+        return str((summary.get("verdict") or {}).get("sentence", ""))
     if results.kind == "run":
         sides = summary["sides"]
         leader = max(sides, key=lambda side: sides[side]["win_rate"])
@@ -348,6 +369,11 @@ def exact_made(results: Results) -> list[list[Any]]:
     if results.kind == "run":
         rows.append(["states", f"{summary.get('states', 0):,}"])
         return rows
+    if results.kind == "sensitivity":
+        rows[1] = ["seed", f"{summary.get('seed')} (of the Sobol design; no combat was played)"]
+        rows.append(["points solved for the study", summary.get("points_solved")])
+        rows.append(["states", f"up to {summary.get('states', 0):,} a point"])
+        return rows
     points = summary.get("points", [])
     states = max((p["summary"].get("states", 0) for p in points), default=0)
     rows.append(["points", len(points)])
@@ -361,6 +387,11 @@ def exact_made(results: Results) -> list[list[Any]]:
 def exact_tables(results: Results, round_s: float | None) -> tuple[list[str], list[list[Any]], str]:
     """The summary table of exact results: its header, rows and the note under it."""
     summary = results.summary
+    if results.kind == "sensitivity":
+        rate = (summary.get("base") or {}).get("win_rate", float("nan"))
+        side = summary.get("side")
+        note = "The scenario as written, solved exactly; the study follows."
+        return ["side", "win rate"], [[side, f"{rate:.1%}"]], note
     if results.kind == "run":
         rows: list[list[Any]] = [
             [

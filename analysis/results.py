@@ -15,9 +15,10 @@ streamed run, each checked against ``run.json`` before it is read; ``outcomes/``
 ``outcomes.csv``), optionally the per-combatant table (``combatants.*``), ``summary.json``,
 ``meta.json`` (how the results were made: scenario, rules and options, seed, runs, combatsim
 version) and ``scenario.yaml``: the scenario file as its author wrote it, byte for byte, with
-what was set on top of it recorded (``applied``). An exact run or sweep (``"method": "exact"`` in
-``summary.json``) holds no outcome table: its summary is its results. ``combatsim plot`` and
-``combatsim report`` read it through :func:`read_results`; anything missing is simply not shown.
+what was set on top of it recorded (``applied``). An exact run, sweep or sensitivity study
+(``"method": "exact"`` in ``summary.json``) holds no outcome table: its summary (and a study's
+tables) is its results. ``combatsim plot`` and ``combatsim report`` read it through
+:func:`read_results`; anything missing is simply not shown.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ ONE_RUN = ("run", "sensitivity")
 #: The kinds whose results are their summary files more than one outcome table.
 SUMMARIZED = ("balance", "tournament")
 #: The kinds whose exact results (``"method": "exact"`` in ``summary.json``: the fight solved
-#: as a chain, no combat played) are read from the summary alone.
-EXACT_VIEWS = ("run", "sweep")
+#: as a chain, no combat played) are read from the summary (and a study's tables) alone.
+EXACT_VIEWS = ("run", "sweep", "sensitivity")
 
 
 class ResultsError(CommandError):

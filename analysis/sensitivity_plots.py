@@ -176,13 +176,24 @@ def report_section(results: Results) -> list[str]:
     e = _escape
     parts = ['<section id="sensitivity"><h2>Sensitivity</h2>']
     parts.append(f"<p><strong>{e(summary.get('verdict', {}).get('sentence', ''))}</strong></p>")
-    parts.append(
-        f'<p class="note">{e(summary.get("side"))}\'s win rate; {summary.get("oat_runs")} combats '
-        f"at each end of each one-at-a-time effect, {summary.get('design_points')} Sobol design "
-        f"points of {summary.get('runs')} combats ({summary.get('samples')} base samples); the "
-        f"same combat seeds everywhere (seed {summary.get('seed')}). The results above, and "
-        "the charts before the tornado and Sobol charts, are the scenario as written.</p>"
-    )
+    exact = summary.get("method") == "exact"
+    if exact:
+        parts.append(
+            f'<p class="note">{e(summary.get("side"))}\'s win rate, exact at every point (each '
+            f"solved as a chain, no combat played): the one-at-a-time changes are exact, and the "
+            f"intervals of the Sobol indices over {summary.get('design_points')} design points "
+            f"({summary.get('samples')} base samples, design seed {summary.get('seed')}) are "
+            "the design's alone.</p>"
+        )
+    else:
+        parts.append(
+            f'<p class="note">{e(summary.get("side"))}\'s win rate; {summary.get("oat_runs")} '
+            f"combats at each end of each one-at-a-time effect, {summary.get('design_points')} "
+            f"Sobol design points of {summary.get('runs')} combats ({summary.get('samples')} "
+            f"base samples); the same combat seeds everywhere (seed {summary.get('seed')}). The "
+            "results above, and the charts before the tornado and Sobol charts, are the "
+            "scenario as written.</p>"
+        )
     if effects is not None:
         rows = [
             [
@@ -190,11 +201,13 @@ def report_section(results: Results) -> list[str]:
                 f"{r['low']} → {r['high']}",
                 f"{r['rate_low']:.1%}",
                 f"{r['rate_high']:.1%}",
-                f"{r['change'] * 100:+.1f} ({r['ci_low'] * 100:+.1f} to {r['ci_high'] * 100:+.1f})",
+                f"{r['change'] * 100:+.1f}"
+                + ("" if exact else f" ({r['ci_low'] * 100:+.1f} to {r['ci_high'] * 100:+.1f})"),
             ]
             for r in _records(effects)
         ]
-        header = ["parameter", "low → high", "at low", "at high", "change, pts (95% CI)"]
+        change = "change, pts (exact)" if exact else "change, pts (95% CI)"
+        header = ["parameter", "low → high", "at low", "at high", change]
         parts.append(_table("sensitivity-effects", header, rows))
     if indices is not None:
         rows = [
