@@ -290,6 +290,7 @@ force_option = click.option(
     "there are replaced).",
 )
 
+
 def resume_option(help_text: str) -> Callable[[F], F]:
     """``--resume``: finish what an interrupted command left in its ``--out``."""
     return click.option("--resume", is_flag=True, help=help_text)
@@ -602,7 +603,11 @@ def run(
         method = "exact"
     asked = {"--runs": runs is not None, "--seed": seed is not None, "--out": out is not None}
     asked |= {"--precision": precision is not None, "--resume": resume, "--detail": detail}
-    if method != "sample" and _ran_exactly(scenario, method, as_json, asked, out, force):
+    # The default ``auto`` samples without a note (the table's title says "N combats, seed S");
+    # a --method given explicitly says why it samples.
+    source = click.get_current_context().get_parameter_source("method")
+    chosen = exact_flag or source is not click.core.ParameterSource.DEFAULT
+    if method != "sample" and _ran_exactly(scenario, method, as_json, asked, (out, force), chosen):
         return
     if resume and out is None:
         raise click.UsageError("--resume needs --out DIR, the directory of the run to finish")
@@ -655,23 +660,27 @@ def _ran_exactly(
     method: str,
     as_json: bool,
     asked: dict[str, bool],
-    out: Path | None,
-    force: bool,
+    folder: tuple[Path | None, bool],
+    chosen: bool,
 ) -> bool:
     """Answer ``run --method exact|auto`` exactly where it can; False: sample it.
 
     ``asked`` says which flags of a sampled run were given. Under ``auto`` each of them asks for
-    combats, so the run samples and says so on stderr; ``exact`` refuses them, but for ``--out``
-    (the folder keeps the exact summary and the scenario: :meth:`ExactResult.save`). ``exact``
-    refuses a fight no chain plays, or one over the state cap, saying why; ``auto`` samples then.
+    combats, so the run samples; ``exact`` refuses them, but for ``--out`` (``folder``: the
+    folder and ``--force``; it keeps the exact summary and the scenario:
+    :meth:`ExactResult.save`). ``exact`` refuses a fight no chain plays, or one over the state
+    cap, saying why; ``auto`` samples then. Stderr says ``method: exact`` when ``auto`` solved
+    the fight, and why it sampled when the method was ``chosen`` (given on the command line).
     """
+    out, force = folder
     given = [flag for flag, on in asked.items() if on]
     if method == "exact":
         given = [flag for flag in given if flag != "--out"]
     if given:
         if method == "exact":
             raise click.UsageError(f"an exact run plays no combat: not with {given[0]}")
-        click.echo(f"method: sample ({given[0]} asks for combats)", err=True)
+        if chosen:
+            click.echo(f"method: sample ({given[0]} asks for combats)", err=True)
         return False
     if out is not None:
         claim(out, force)  # before solving: refuse a folder that is not combatsim's at once
@@ -681,7 +690,8 @@ def _ran_exactly(
     except (NotExact, TooManyStates) as why:
         raise click.ClickException(f"{scenario}: no exact answer: {why}") from None
     if fight is None:
-        click.echo(f"method: sample ({choice.reason})", err=True)
+        if chosen:
+            click.echo(f"method: sample ({choice.reason})", err=True)
         return False
     if method == "auto":
         click.echo("method: exact", err=True)

@@ -88,13 +88,22 @@ class MethodChoice:
     reason: str
 
 
-def choose_method(
-    scenario: Scenario, method: str, cap: int = STATE_CAP
-) -> tuple[MethodChoice, ExactFight | None]:
+#: The most states (by the chain's estimate, before solving) ``auto`` solves a fight with.
+#: Solving takes longer than sampling well before the chain's own cap
+#: (:data:`~sim.exact.chain.STATE_CAP`, which bounds memory): an ACS duel of 48 hit points
+#: each (2,304 states) takes some 25 s of CPU, a Target 10 duel of 1,512 states under one.
+#: Above it ``auto`` samples; ``exact`` solves up to the chain's cap.
+AUTO_CAP = 2_000
+
+
+def choose_method(scenario: Scenario, method: str, cap: int = STATE_CAP) -> tuple[
+    MethodChoice, ExactFight | None
+]:
     """The method a run uses, and the solved fight when it is exact.
 
-    ``exact`` raises when the chain does not apply or is over the cap; ``auto`` samples then,
-    saying why; ``sample`` samples.
+    ``exact`` raises when the chain does not apply or is over ``cap``; ``auto`` samples then,
+    and when the chain's estimate is over :data:`AUTO_CAP` (or ``cap``, if lower), saying why;
+    ``sample`` samples. Nothing is solved before the estimate is checked.
 
     Raises:
         NotExact, TooManyStates: under ``exact``.
@@ -104,13 +113,24 @@ def choose_method(
         raise ValueError(f"method {method!r}: expected one of {', '.join(METHODS)}")
     if method == "sample":
         return MethodChoice("sample", "asked for"), None
+    limit = cap if method == "exact" else min(cap, AUTO_CAP)
     try:
-        fight = exact_fight(scenario, cap)
+        fight = exact_fight(scenario, limit)
     except (NotExact, TooManyStates) as why:
         if method == "exact":
             raise
-        return MethodChoice("sample", str(why)), None
+        return MethodChoice("sample", auto_reason(why)), None
     return MethodChoice("exact", ""), fight
+
+
+def auto_reason(why: NotExact | TooManyStates) -> str:
+    """Why ``auto`` samples: the chain's refusal, or its estimate over ``auto``'s cap."""
+    if isinstance(why, TooManyStates):
+        return (
+            f"about {why.estimate:,} states, over auto's cap of {why.cap:,}; --exact solves up "
+            f"to {STATE_CAP:,}"
+        )
+    return str(why)
 
 
 def exact_result(scenario: Scenario, fight: ExactFight, variant: str = "base") -> ExactResult:
@@ -199,10 +219,12 @@ def length_law(durations: Weights[Fraction], round_s: float | None) -> dict[str,
 
 
 __all__ = [
+    "AUTO_CAP",
     "METHODS",
     "Ending",
     "ExactResult",
     "MethodChoice",
+    "auto_reason",
     "choose_method",
     "exact_meta",
     "exact_result",
