@@ -1,6 +1,8 @@
-"""The ``--method`` option the study commands share (compare, sweep, balance, tournament, baseline).
+"""The ``--method`` option the study commands share (compare, sweep, balance, tournament,
+sensitivity, baseline).
 
-The default is ``sample``: it keeps every study's printed answer as it was. ``auto`` answers a
+The default is ``sample``: it keeps every study's printed answer as it was (``run`` has its own
+option, default ``auto``). ``auto`` answers a
 study exactly when every arm's fight has a chain that fits its cap, and samples otherwise,
 saying which and why on stderr; ``exact`` refuses a study it cannot solve, in one sentence.
 """
