@@ -74,9 +74,9 @@ class ExactStudy:
         for i, (low, high) in enumerate(plan.oat):
             parts += [("low", i, low), ("high", i, high)]
         parts += [("sobol", i, point) for i, point in enumerate(plan.sobol)]
-        rows = []
+        rows: list[dict[str, Any]] = []
         for part, number, point in parts:
-            values = {
+            values: dict[str, Any] = {
                 f.label: v if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
                 for f, v in zip(plan.factors, point.settings, strict=True)
             }
