@@ -22,6 +22,8 @@ from analysis.exact_view import plot_exact_length, plot_exact_survival
 from analysis.plots import TimeUnit
 from analysis.results import read_results
 from analysis.sensitivity_plan import plan_study
+from analysis.sensitivity_plots import plot_tornado
+from analysis.sensitivity_study import effects_frame
 from sim.cli.app import cli
 from sim.exact.errors import NotExact
 from sim.exact.fight import exact_fight
@@ -268,3 +270,15 @@ def test_sensitivity_auto_samples_a_study_with_a_point_no_chain_plays(tmp_path):
     assert "method: sample (point p" in ran.stderr
     summary = json.loads((tmp_path / "a" / "summary.json").read_text())
     assert "method" not in summary and summary["combats"] > 0
+
+
+def test_an_exact_tornado_has_no_whiskers_and_a_sampled_one_has(tmp_path):
+    study, _ = exact_study(plan_study(_write(tmp_path, sensitivity=SENSITIVITY)), "exact")
+    assert study is not None
+    effects = effects_frame(study.plan.factors, study.effects)
+    base = study.rate(study.plan.base)
+    exact = plot_tornado(effects, base, "soldier", "x", exact=True).axes[0]
+    assert not exact.collections  # no error bar: each change is exact
+    assert all("(exact)" in t.get_text() for t in exact.texts)
+    sampled = plot_tornado(effects, base, "soldier", "x").axes[0]
+    assert len(sampled.collections) == len(effects)
