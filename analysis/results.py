@@ -145,10 +145,12 @@ class Results:
 
     @property
     def runs(self) -> int:
-        """Combats per point (a sweep) or in all (a run)."""
+        """Combats per point (a sweep) or in all (a run); 0 for exact results."""
         runs = self.meta.get("runs", self.summary.get("runs"))
         if runs is not None:
             return int(runs)
+        if self.exact:
+            return 0  # solved, not played
         if self.kind == "sweep":
             return int(self.outcomes.groupby("point").size().max())
         return len(self.outcomes)

@@ -29,6 +29,8 @@ from sim.exact.errors import NotExact
 from sim.exact.fight import exact_fight
 from sim.run.exact import AUTO_CAP, choose_method
 from sim.scenario.loader import load_scenario
+from sim.web.results_view import view
+from sim.web.workspace import Workspace
 
 DUEL = {
     "name": "small duel",
@@ -282,3 +284,14 @@ def test_an_exact_tornado_has_no_whiskers_and_a_sampled_one_has(tmp_path):
     assert all("(exact)" in t.get_text() for t in exact.texts)
     sampled = plot_tornado(effects, base, "soldier", "x").axes[0]
     assert len(sampled.collections) == len(effects)
+
+
+def test_the_workbench_shows_an_exact_run(tmp_path):
+    path, out = _write(tmp_path), tmp_path / "ws" / "exact-run"
+    out.parent.mkdir()
+    CliRunner().invoke(cli, ["run", str(path), "--exact", "--out", str(out)])
+    page = view(Workspace(out.parent), "exact-run")
+    assert page["kind"] == "run" and page["runs"] == 0 and not page["replay"]
+    # Cole leads this duel (about 49% against 49%, the rest draws)
+    assert page["verdict"].startswith(f"soldier wins {float(_cole_wins(path)):.1%} (exact")
+    assert [c["stem"] for c in page["charts"][:3]] == ["win_rates", "fight_length", "survival"]
