@@ -4,7 +4,8 @@ A run gets its win rates, fight lengths, survival curve and hit points left; a s
 or heat maps; a comparison its arms side by side and the paired differences
 (:mod:`analysis.comparison_view`), never its arms pooled into one run; a balance search its
 fitted curve and answer; a tournament its payoff matrix; a sensitivity study the charts of the
-scenario's own run, its tornado and its Sobol indices. Each is drawn by the one function the
+scenario's own run, its tornado and its Sobol indices; an exact run or sweep its exact values,
+with no interval (:mod:`analysis.exact_view`). Each is drawn by the one function the
 command that made the results draws it with. ``combatsim plot`` draws them into files;
 ``combatsim report`` puts them in the HTML report with the same captions.
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from analysis.balance import BalanceResult
 from analysis.comparison_view import comparison_of, plot_arm_win_rates, plot_paired_differences
+from analysis.exact_view import exact_plots
 from analysis.plots import (
     FORMATS,
     Plot,
@@ -40,6 +42,8 @@ from sim.run.summary import DEFINITIONS
 
 def standard_plots(results: Results) -> list[Plot]:
     """Every chart that fits a results directory (of any kind: :data:`analysis.results.KINDS`)."""
+    if results.exact:
+        return exact_plots(results, time_unit(results))
     if results.kind == "comparison":
         return _comparison_plots(results)
     if results.kind == "run":

@@ -33,7 +33,7 @@ from rich.table import Table
 from sim.exact.chain import STATE_CAP, TooManyStates
 from sim.exact.errors import NotExact
 from sim.exact.fight import chain_for
-from sim.run.exact import METHODS, choose_method, exact_summary
+from sim.run.exact import AUTO_CAP, METHODS, auto_reason, choose_method, exact_summary
 from sim.scenario.schema import Scenario
 
 if TYPE_CHECKING:
@@ -90,7 +90,8 @@ def refusal(scenario: Scenario, cap: int = STATE_CAP) -> str:
     except NotExact as why:
         return str(why)
     if estimate > cap:
-        return str(TooManyStates(estimate, cap, f"for {scenario.name}"))
+        too_many = TooManyStates(estimate, cap, f"for {scenario.name}")
+        return str(too_many) if cap == STATE_CAP else auto_reason(too_many)
     return ""
 
 
@@ -100,7 +101,8 @@ def all_exact(
     """Every arm answered exactly, or None and why the study samples (all or nothing).
 
     ``each`` names an arm in the reason (``arm``, ``point``, ``pairing``). Under ``sample`` the
-    study samples; under ``auto`` it samples when one arm has no chain or is over the cap.
+    study samples; under ``auto`` it samples when one arm has no chain or is over ``auto``'s cap
+    (:data:`sim.run.exact.AUTO_CAP`).
 
     Raises:
         NotExact, TooManyStates: under ``exact``, an arm no chain plays or over the cap.
@@ -110,8 +112,9 @@ def all_exact(
         raise ValueError(f"method {method!r}: expected one of {', '.join(METHODS)}")
     if method == "sample":
         return None, "asked for"
+    cap = STATE_CAP if method == "exact" else AUTO_CAP
     for name, arm in arms.items():
-        why = refusal(arm)
+        why = refusal(arm, cap)
         if why and method == "exact":
             raise NotExact(f"{each} {name}: {why}")
         if why:

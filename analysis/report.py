@@ -37,6 +37,7 @@ from analysis.comparison_view import (
     difference_rows,
     effect_rows,
 )
+from analysis.exact_view import EXACT_DEFINITIONS, exact_made, exact_tables, exact_verdict
 from analysis.odds_text import odds_html
 from analysis.plots import Plot, figure_bytes
 from analysis.rerun import report_block
@@ -55,7 +56,8 @@ from sim.run.version import __version__
 from sim.scenario.loader import load_scenario, parse_scenario
 from sim.scenario.problems import ScenarioError
 
-STYLE = """
+STYLE = (
+    """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto;
        max-width: 1300px; padding: 0 1rem; color: #222; line-height: 1.4; }
 h1 { margin-bottom: .2rem; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2rem;
@@ -73,7 +75,10 @@ p.verdict { font-size: 1.25rem; font-weight: 600; margin: .6rem 0 1rem; }
 dl.terms { font-size: .9rem; } dl.terms dt { font-weight: 600; }
 dl.terms dd { margin: 0 0 .4rem 1.2rem; }
 section.scenario-file h3 { font-size: 1rem; margin-bottom: .2rem; }
-""" + TOURNAMENT_STYLE + "\n"
+"""
+    + TOURNAMENT_STYLE
+    + "\n"
+)
 
 SCRIPT = """
 window.addEventListener("load", function () {
@@ -172,7 +177,13 @@ def build_report(results: Results, scenario: str | Path | None = None) -> str:
         '<footer><p class="note">Made with combatsim '
         f"{_e(_version())} on {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}. combatsim "
         "is built on The Ambition Combat System (Raven c.s. McCracken, 2007), with Target 10 "
-        "and Combat Proposition Three. Win-rate intervals are 95% Wilson score intervals.</p>"
+        "and Combat Proposition Three. "
+        + (
+            "Every rate is exact (solved as a Markov chain)."
+            if results.exact
+            else "Win-rate intervals are 95% Wilson score intervals."
+        )
+        + "</p>"
         "</footer>"
     )
     parts.append(f"<script>{SCRIPT}</script></body></html>")
@@ -225,6 +236,8 @@ def _figure(plot: Plot) -> str:
 
 
 def _verdict(results: Results) -> str:
+    if results.exact:
+        return exact_verdict(results)
     if results.kind == "comparison":
         return comparison_verdict(comparison_of(results))
     if results.kind == "tournament":
@@ -244,12 +257,36 @@ def _verdict(results: Results) -> str:
 def _made(results: Results, facts: dict[str, Any]) -> list[list[Any]]:
     meta = results.meta
     rows: list[list[Any]] = [["scenario", results.scenario_name]]
-    rows.append(["these results are", WHAT[results.kind]])
+    solved = ", solved exactly (no combat played)" if results.exact else ""
+    rows.append(["these results are", WHAT[results.kind] + solved])
     rows.append(["made by", f"combatsim {COMMAND[results.kind]}"])
     if meta.get("file"):
         rows.append(["file", meta["file"]])
     rules = meta.get("rules") or facts.get("rules")
     rows.append(["rules", rules or "not recorded"])
+    rows += exact_made(results) if results.exact else _sampled_made(results)
+    limit = meta.get("time_limit_s") or facts.get("time_limit_s")
+    round_s = time_unit(results).round_s
+    shown = f"{limit:g} game seconds (then a draw)" if limit else "not recorded"
+    if limit and round_s:
+        shown = f"{limit / round_s:g} rounds of {round_s:g} s: {shown}"
+    rows.append(["time limit", shown])
+    if results.kind not in ("balance", "tournament") and not results.exact:
+        rows.append(["combats in the table", len(results.outcomes)])
+    if meta.get("applied"):
+        shown = "; ".join(f"{k} = {_value(v)}" for k, v in meta["applied"].items())
+        rows.append(["set on top of the scenario file", shown])
+    rows.append(["results made with", f"combatsim {meta.get('combatsim_version', 'unknown')}"])
+    if meta.get("created"):
+        rows.append(["results made on", meta["created"]])
+    rows.append(["report made with", f"combatsim {_version()}"])
+    rows.append(["results directory", str(results.directory)])
+    return rows
+
+
+def _sampled_made(results: Results) -> list[list[Any]]:
+    """The rows of "How these results were made" that say how the combats were played."""
+    rows: list[list[Any]] = []
     rows.append(["seed", results.seed if results.seed is not None else "not recorded"])
     if results.kind == "sweep":
         rows.append(["combats per point", results.runs])
@@ -278,9 +315,7 @@ def _made(results: Results, facts: dict[str, Any]) -> list[list[Any]]:
         rows.append(["parameter", f"{found.get('label')} ({found.get('parameter')})"])
         rows.append(["target", f"{found.get('side')} wins {found.get('target', 0):.0%}"])
         rows.append(["combats per value (measuring grid)", found.get("runs_per_point")])
-        rows.append(
-            ["common random numbers", "combat k has the same seed at every value searched"]
-        )
+        rows.append(["common random numbers", "combat k has the same seed at every value searched"])
     elif results.kind == "sensitivity":
         summary = results.summary
         rows.append(["combats at the scenario's values", len(results.outcomes)])
@@ -288,22 +323,6 @@ def _made(results: Results, facts: dict[str, Any]) -> list[list[Any]]:
         rows.append(["combats in the study", summary.get("combats")])
     else:
         rows.append(["combats", len(results.outcomes)])
-    limit = meta.get("time_limit_s") or facts.get("time_limit_s")
-    round_s = time_unit(results).round_s
-    shown = f"{limit:g} game seconds (then a draw)" if limit else "not recorded"
-    if limit and round_s:
-        shown = f"{limit / round_s:g} rounds of {round_s:g} s: {shown}"
-    rows.append(["time limit", shown])
-    if results.kind not in ("balance", "tournament"):
-        rows.append(["combats in the table", len(results.outcomes)])
-    if meta.get("applied"):
-        shown = "; ".join(f"{k} = {_value(v)}" for k, v in meta["applied"].items())
-        rows.append(["set on top of the scenario file", shown])
-    rows.append(["results made with", f"combatsim {meta.get('combatsim_version', 'unknown')}"])
-    if meta.get("created"):
-        rows.append(["results made on", meta["created"]])
-    rows.append(["report made with", f"combatsim {_version()}"])
-    rows.append(["results directory", str(results.directory)])
     return rows
 
 
@@ -311,6 +330,9 @@ def _summary_tables(results: Results) -> str:
     sides = results.side_names
     outcomes = results.outcomes
     round_s = time_unit(results).round_s
+    if results.exact:
+        header, rows, note = exact_tables(results, round_s)
+        return _table("summary", rows, header) + f'<p class="note">{_e(note)}</p>'
     if results.kind in ("run", "sensitivity"):
         summary = summarize(
             outcomes, sides, results.scenario_name, results.seed or 0, round_s=round_s
@@ -397,7 +419,9 @@ TOURNAMENT_DEFINITIONS = {
 
 
 def _terms(results: Results) -> str:
-    if results.kind == "comparison":
+    if results.exact:
+        terms = dict(EXACT_DEFINITIONS)
+    elif results.kind == "comparison":
         terms = dict(COMPARISON_DEFINITIONS)
     elif results.kind == "sweep":
         terms = dict(SWEEP_DEFINITIONS)

@@ -124,6 +124,11 @@ def record_of(results: Results) -> dict[str, Any]:
             f"{results.directory} does not hold its scenario file (scenario.yaml), so its "
             "results cannot be played again"
         )
+    if results.exact:
+        raise ResultsError(
+            f"{results.directory} holds exact results: no combat was played, so there is none "
+            "to play again (solve the scenario again with --method exact)"
+        )
     meta, summary = results.meta, results.summary
     sides = list(results.side_names)
     arms = {}

@@ -15,8 +15,10 @@ streamed run, each checked against ``run.json`` before it is read; ``outcomes/``
 ``outcomes.csv``), optionally the per-combatant table (``combatants.*``), ``summary.json``,
 ``meta.json`` (how the results were made: scenario, rules and options, seed, runs, combatsim
 version) and ``scenario.yaml``: the scenario file as its author wrote it, byte for byte, with
-what was set on top of it recorded (``applied``). ``combatsim plot`` and ``combatsim report``
-read it through :func:`read_results`; anything missing is simply not shown.
+what was set on top of it recorded (``applied``). An exact run, sweep or sensitivity study
+(``"method": "exact"`` in ``summary.json``) holds no outcome table: its summary (and a study's
+tables) is its results. ``combatsim plot`` and ``combatsim report`` read it through
+:func:`read_results`; anything missing is simply not shown.
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ KINDS = ("run", "sweep", "comparison", "balance", "tournament", "sensitivity")
 ONE_RUN = ("run", "sensitivity")
 #: The kinds whose results are their summary files more than one outcome table.
 SUMMARIZED = ("balance", "tournament")
+#: The kinds whose exact results (``"method": "exact"`` in ``summary.json``: the fight solved
+#: as a chain, no combat played) are read from the summary (and a study's tables) alone.
+EXACT_VIEWS = ("run", "sweep", "sensitivity")
 
 
 class ResultsError(CommandError):
@@ -90,6 +95,11 @@ class Results:
     kind: str = "run"
     balance: dict[str, Any] = field(default_factory=dict)
     arm_texts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def exact(self) -> bool:
+        """Whether the results were solved exactly (no combat played; :data:`EXACT_VIEWS`)."""
+        return self.summary.get("method") == "exact" and self.kind in EXACT_VIEWS
 
     @property
     def arms(self) -> list[str]:
@@ -135,10 +145,12 @@ class Results:
 
     @property
     def runs(self) -> int:
-        """Combats per point (a sweep) or in all (a run)."""
+        """Combats per point (a sweep) or in all (a run); 0 for exact results."""
         runs = self.meta.get("runs", self.summary.get("runs"))
         if runs is not None:
             return int(runs)
+        if self.exact:
+            return 0  # solved, not played
         if self.kind == "sweep":
             return int(self.outcomes.groupby("point").size().max())
         return len(self.outcomes)
@@ -173,11 +185,14 @@ def read_results(directory: str | Path) -> Results:
     if (directory / "comparison.json").is_file() and not summary:
         summary = _json(directory / "comparison.json")
     recorded = _recorded_kind(summary, meta, balance)
+    exact = summary.get("method") == "exact"
     if recorded == "tournament":
         outcomes: pd.DataFrame | None = tournament_table(directory, summary)
+    elif exact and recorded in EXACT_VIEWS:
+        outcomes = None  # no combat was played: a table left there is another run's
     else:
         outcomes = read_table(directory, "outcomes")
-    if outcomes is None and recorded in SUMMARIZED:
+    if outcomes is None and (recorded in SUMMARIZED or (exact and recorded in EXACT_VIEWS)):
         outcomes = pd.DataFrame(columns=list(REQUIRED))
     if outcomes is None:
         raise ResultsError(
@@ -187,13 +202,13 @@ def read_results(directory: str | Path) -> Results:
     missing = [c for c in REQUIRED if c not in outcomes.columns]
     if missing:
         raise ResultsError(f"{directory}: the outcome table lacks the columns {', '.join(missing)}")
-    if outcomes.empty and recorded not in SUMMARIZED:
+    if outcomes.empty and recorded not in SUMMARIZED and not exact:
         raise ResultsError(f"{directory}: the outcome table holds no combats")
     order = [c for c in ("point", "combat") if c in outcomes.columns]
     if recorded != "tournament" and order:  # a tournament's cells stay in matrix order
         outcomes = outcomes.sort_values(order, kind="stable").reset_index(drop=True)
     kind = infer_kind(directory, outcomes, summary, meta)
-    if kind == "run":
+    if kind == "run" and not exact:
         _say_if_unfinished(directory, len(outcomes))
     return Results(
         directory=directory,

@@ -294,11 +294,17 @@ def _shown(index: SobolIndex) -> str:
     return f"total index {t.estimate:.2f} (95% CI {t.low:.2f} to {t.high:.2f})"
 
 
-def verdict(indices: Sequence[SobolIndex], side: str) -> Verdict:
+#: What narrows a sampled study's total-index intervals, as the verdict says it.
+MORE = "more samples (--samples) or combats per point (--runs) would separate them"
+
+
+def verdict(indices: Sequence[SobolIndex], side: str, more: str = MORE) -> Verdict:
     """Name the parameter that moves ``side``'s win rate most and say how sure that is.
 
     Sure means the leader's total-index interval is wholly above the runner-up's: then no
     resampling of the design that the bootstrap considers plausible puts another first.
+    ``more`` says what would separate two overlapping intervals (an exact study has no combats
+    to add).
     """
     ranked = sorted(indices, key=lambda i: -i.total.estimate)
     if not ranked or all(i.total.high <= 0.0 and i.total.estimate <= 0.0 for i in ranked):
@@ -321,5 +327,5 @@ def verdict(indices: Sequence[SobolIndex], side: str) -> Verdict:
         second.label,
         False,
         f"{head}; not sure: its interval overlaps that of {second.label} ({_shown(second)}); "
-        "more samples (--samples) or combats per point (--runs) would separate them",
+        f"{more}",
     )

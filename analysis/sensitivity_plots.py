@@ -27,12 +27,15 @@ LOW_COLOR = "#4c72b0"
 HIGH_COLOR = "#dd8452"
 
 
-def plot_tornado(effects: pd.DataFrame, base_rate: float, side: str, scenario: str) -> Figure:
+def plot_tornado(
+    effects: pd.DataFrame, base_rate: float, side: str, scenario: str, exact: bool = False
+) -> Figure:
     """The tornado chart of a study's ``effects`` table (see the module docstring).
 
     Each bar spans the win rates at the parameter's two ends; the vertical line is the win rate
     at the scenario's own values. The whisker on the high end is the paired interval of the
-    change, measured from the low end.
+    change, measured from the low end. An ``exact`` study's changes have no whisker (they are
+    exact, their interval of zero width).
     """
     order = effects.assign(size=effects["change"].abs()).sort_values("size", kind="stable")
     height = 1.2 + 0.55 * len(order)
@@ -43,16 +46,21 @@ def plot_tornado(effects: pd.DataFrame, base_rate: float, side: str, scenario: s
         low, high = float(row["rate_low"]), float(row["rate_high"])
         ax.barh(i, base_rate - low, left=low, color=LOW_COLOR, height=0.6)
         ax.barh(i, high - base_rate, left=base_rate, color=HIGH_COLOR, height=0.6)
-        ax.errorbar(
-            high,
-            i,
-            xerr=[[high - (low + float(row["ci_low"]))], [(low + float(row["ci_high"])) - high]],
-            fmt="none",
-            ecolor="black",
-            capsize=4,
-        )
         change, ci_low, ci_high = (row[k] * 100 for k in ("change", "ci_low", "ci_high"))
-        text = f"{change:+.1f} pts ({ci_low:+.1f} to {ci_high:+.1f})"
+        text = f"{change:+.1f} pts (exact)"
+        if not exact:
+            ax.errorbar(
+                high,
+                i,
+                xerr=[
+                    [high - (low + float(row["ci_low"]))],
+                    [(low + float(row["ci_high"])) - high],
+                ],
+                fmt="none",
+                ecolor="black",
+                capsize=4,
+            )
+            text = f"{change:+.1f} pts ({ci_low:+.1f} to {ci_high:+.1f})"
         ax.annotate(
             text,
             (max(low, high, base_rate, low + float(row["ci_high"])), i),
@@ -141,7 +149,7 @@ def study_plots(directory: str | Path, summary: dict[str, Any]) -> list[Plot]:
             f"One-at-a-time effects on {side}'s win rate: each parameter from its low to its "
             "high end, the others as written (line: the scenario as written); whiskers: the "
             "paired 95% interval of the change, on the same combat seeds.",
-            plot_tornado(effects, base, side, name),
+            plot_tornado(effects, base, side, name, summary.get("method") == "exact"),
         ),
         Plot(
             "sobol",
@@ -176,13 +184,24 @@ def report_section(results: Results) -> list[str]:
     e = _escape
     parts = ['<section id="sensitivity"><h2>Sensitivity</h2>']
     parts.append(f"<p><strong>{e(summary.get('verdict', {}).get('sentence', ''))}</strong></p>")
-    parts.append(
-        f'<p class="note">{e(summary.get("side"))}\'s win rate; {summary.get("oat_runs")} combats '
-        f"at each end of each one-at-a-time effect, {summary.get('design_points')} Sobol design "
-        f"points of {summary.get('runs')} combats ({summary.get('samples')} base samples); the "
-        f"same combat seeds everywhere (seed {summary.get('seed')}). The results above, and "
-        "the charts before the tornado and Sobol charts, are the scenario as written.</p>"
-    )
+    exact = summary.get("method") == "exact"
+    if exact:
+        parts.append(
+            f'<p class="note">{e(summary.get("side"))}\'s win rate, exact at every point (each '
+            f"solved as a chain, no combat played): the one-at-a-time changes are exact, and the "
+            f"intervals of the Sobol indices over {summary.get('design_points')} design points "
+            f"({summary.get('samples')} base samples, design seed {summary.get('seed')}) are "
+            "the design's alone.</p>"
+        )
+    else:
+        parts.append(
+            f'<p class="note">{e(summary.get("side"))}\'s win rate; {summary.get("oat_runs")} '
+            f"combats at each end of each one-at-a-time effect, {summary.get('design_points')} "
+            f"Sobol design points of {summary.get('runs')} combats ({summary.get('samples')} "
+            f"base samples); the same combat seeds everywhere (seed {summary.get('seed')}). The "
+            "results above, and the charts before the tornado and Sobol charts, are the "
+            "scenario as written.</p>"
+        )
     if effects is not None:
         rows = [
             [
@@ -190,11 +209,13 @@ def report_section(results: Results) -> list[str]:
                 f"{r['low']} → {r['high']}",
                 f"{r['rate_low']:.1%}",
                 f"{r['rate_high']:.1%}",
-                f"{r['change'] * 100:+.1f} ({r['ci_low'] * 100:+.1f} to {r['ci_high'] * 100:+.1f})",
+                f"{r['change'] * 100:+.1f}"
+                + ("" if exact else f" ({r['ci_low'] * 100:+.1f} to {r['ci_high'] * 100:+.1f})"),
             ]
             for r in _records(effects)
         ]
-        header = ["parameter", "low → high", "at low", "at high", "change, pts (95% CI)"]
+        change = "change, pts (exact)" if exact else "change, pts (95% CI)"
+        header = ["parameter", "low → high", "at low", "at high", change]
         parts.append(_table("sensitivity-effects", header, rows))
     if indices is not None:
         rows = [

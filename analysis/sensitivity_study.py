@@ -23,7 +23,7 @@ The points are planned in :mod:`analysis.sensitivity_plan`, the maths is in
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from analysis.job import Streaming, finish_job, open_job
 from analysis.results import run_meta, write_results
 from analysis.sensitivity import (
     Effect,
+    Factor,
     SobolIndex,
     Verdict,
     effect,
@@ -54,6 +55,9 @@ __all__ = [
     "StudyPlan",
     "StudyPoint",
     "analyse",
+    "effects_frame",
+    "indices_frame",
+    "json_ready_study",
     "plan_study",
     "run_study",
 ]
@@ -117,42 +121,11 @@ class Study:
 
     def effects_table(self) -> pd.DataFrame:
         """One row per parameter: its one-at-a-time effect with the paired interval."""
-        rows = []
-        for factor, found in zip(self.plan.factors, self.effects, strict=True):
-            rows.append(
-                {
-                    "parameter": factor.label,
-                    "path": factor.path,
-                    "low": str(factor.low),
-                    "high": str(factor.high),
-                    "base": str(factor.base),
-                    "rate_low": found.rate_low,
-                    "rate_high": found.rate_high,
-                    "change": found.change.estimate,
-                    "ci_low": found.change.low,
-                    "ci_high": found.change.high,
-                    "runs": found.runs,
-                }
-            )
-        return pd.DataFrame(rows)
+        return effects_frame(self.plan.factors, self.effects)
 
     def indices_table(self) -> pd.DataFrame:
         """One row per parameter: first-order and total Sobol indices with their intervals."""
-        rows = []
-        for factor, index in zip(self.plan.factors, self.indices, strict=True):
-            rows.append(
-                {
-                    "parameter": factor.label,
-                    "path": factor.path,
-                    "first": index.first.estimate,
-                    "first_low": index.first.low,
-                    "first_high": index.first.high,
-                    "total": index.total.estimate,
-                    "total_low": index.total.low,
-                    "total_high": index.total.high,
-                }
-            )
-        return pd.DataFrame(rows)
+        return indices_frame(self.plan.factors, self.indices)
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -177,7 +150,7 @@ class Study:
             "indices": [i.to_dict() for i in self.indices],
             "verdict": self.verdict.to_dict(),
         }
-        return _json_ready(summary)
+        return json_ready_study(summary)
 
     def save(self, directory: str | Path) -> list[Path]:
         """Write the tables (Parquet and CSV), ``summary.json``, ``meta.json`` and the scenario.
@@ -199,7 +172,7 @@ class Study:
             directory,
             self.base_outcomes,
             self.summary,
-            meta=_json_ready(meta),
+            meta=json_ready_study(meta),
             scenario=plan.scenario,
             csv=True,
         )
@@ -210,6 +183,47 @@ class Study:
         return written
 
 
+def effects_frame(factors: Sequence[Factor], effects: Sequence[Effect]) -> pd.DataFrame:
+    """One row per parameter: its one-at-a-time effect and the interval of the change."""
+    rows = []
+    for factor, found in zip(factors, effects, strict=True):
+        rows.append(
+            {
+                "parameter": factor.label,
+                "path": factor.path,
+                "low": str(factor.low),
+                "high": str(factor.high),
+                "base": str(factor.base),
+                "rate_low": found.rate_low,
+                "rate_high": found.rate_high,
+                "change": found.change.estimate,
+                "ci_low": found.change.low,
+                "ci_high": found.change.high,
+                "runs": found.runs,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def indices_frame(factors: Sequence[Factor], indices: Sequence[SobolIndex]) -> pd.DataFrame:
+    """One row per parameter: first-order and total Sobol indices with their intervals."""
+    rows = []
+    for factor, index in zip(factors, indices, strict=True):
+        rows.append(
+            {
+                "parameter": factor.label,
+                "path": factor.path,
+                "first": index.first.estimate,
+                "first_low": index.first.low,
+                "first_high": index.first.high,
+                "total": index.total.estimate,
+                "total_low": index.total.low,
+                "total_high": index.total.high,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def _cell(value: Any) -> Any:
     """A value as a table cell (text unless it is a number)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -217,12 +231,12 @@ def _cell(value: Any) -> Any:
     return str(value)
 
 
-def _json_ready(data: Any) -> Any:
+def json_ready_study(data: Any) -> Any:
     """``data`` as plain JSON values, a NaN or infinity as null (JSON has neither)."""
     if isinstance(data, dict):
-        return {str(k): _json_ready(v) for k, v in data.items()}
+        return {str(k): json_ready_study(v) for k, v in data.items()}
     if isinstance(data, (list, tuple)):
-        return [_json_ready(v) for v in data]
+        return [json_ready_study(v) for v in data]
     if isinstance(data, float) and not math.isfinite(data):
         return None
     if data is None or isinstance(data, (bool, int, float, str)):

@@ -290,6 +290,7 @@ force_option = click.option(
     "there are replaced).",
 )
 
+
 def resume_option(help_text: str) -> Callable[[F], F]:
     """``--resume``: finish what an interrupted command left in its ``--out``."""
     return click.option("--resume", is_flag=True, help=help_text)
@@ -545,10 +546,11 @@ COLUMNS_HELP = "\b\nThe table's columns:\n" + "\n".join(
 @click.option(
     "--method",
     type=click.Choice(METHODS),
-    default="sample",
+    default="auto",
     show_default=True,
-    help="sample: play combats; exact: solve the fight as a Markov chain (docs/exact.md); "
-    "auto: exact where a chain applies and fits its state cap, else sample (says which).",
+    help="auto: solve the fight as a Markov chain where a chain plays it within its state cap, "
+    "else play combats (says which on stderr; --runs, --seed, --out, --precision, --resume or "
+    "--detail ask for combats); exact: always solve it (docs/exact.md); sample: play combats.",
 )
 @click.option("--exact", "exact_flag", is_flag=True, help="The same as --method exact.")
 @engine_options
@@ -574,8 +576,13 @@ def run(
 
     The combats are played on every core (or a Dask cluster with --scheduler); the results are
     the same whatever the workers. Ctrl-C prints the summary of the combats finished so far;
-    with --out, run the same command again with --resume to finish. With --exact the fight is
-    solved instead (exact win, draw and length figures, no combat played).
+    with --out, run the same command again with --resume to finish.
+
+    By default (--method auto) a fight that a Markov chain plays within its state cap is solved
+    instead: exact win, draw and length figures, no combat played, and stderr says
+    "method: exact"; any other fight, or a run given --runs, --seed, --out, --precision,
+    --resume or --detail, plays combats ("method: sample (...)"). --exact always solves
+    (--out DIR then keeps the exact summary for plot and report).
 
     SCENARIO may also be a report made by `combatsim report` (REPORT.html): its combats are
     played again from the scenario, seed, runs and options it holds, and the command says
@@ -594,9 +601,13 @@ def run(
         return
     if exact_flag:
         method = "exact"
-    if method != "sample" and _ran_exactly(
-        scenario, method, as_json, runs, precision, out, resume, detail
-    ):
+    asked = {"--runs": runs is not None, "--seed": seed is not None, "--out": out is not None}
+    asked |= {"--precision": precision is not None, "--resume": resume, "--detail": detail}
+    # The default ``auto`` samples without a note (the table's title says "N combats, seed S");
+    # a --method given explicitly says why it samples.
+    source = click.get_current_context().get_parameter_source("method")
+    chosen = exact_flag or source is not click.core.ParameterSource.DEFAULT
+    if method != "sample" and _ran_exactly(scenario, method, as_json, asked, (out, force), chosen):
         return
     if resume and out is None:
         raise click.UsageError("--resume needs --out DIR, the directory of the run to finish")
@@ -648,45 +659,48 @@ def _ran_exactly(
     scenario: Path,
     method: str,
     as_json: bool,
-    runs: int | None,
-    precision: float | None,
-    out: Path | None,
-    resume: bool,
-    detail: bool,
+    asked: dict[str, bool],
+    folder: tuple[Path | None, bool],
+    chosen: bool,
 ) -> bool:
     """Answer ``run --method exact|auto`` exactly where it can; False: sample it.
 
-    ``exact`` refuses a fight no chain plays, or one over the state cap, saying why; ``auto``
-    samples then and says so on stderr (as it does for a run that keeps its combats).
+    ``asked`` says which flags of a sampled run were given. Under ``auto`` each of them asks for
+    combats, so the run samples; ``exact`` refuses them, but for ``--out`` (``folder``: the
+    folder and ``--force``; it keeps the exact summary and the scenario:
+    :meth:`ExactResult.save`). ``exact`` refuses a fight no chain plays, or one over the state
+    cap, saying why; ``auto`` samples then. Stderr says ``method: exact`` when ``auto`` solved
+    the fight, and why it sampled when the method was ``chosen`` (given on the command line).
     """
-    sampled_only = [
-        flag
-        for flag, given in (
-            ("--runs", runs is not None),
-            ("--precision", precision is not None),
-            ("--out", out is not None),
-            ("--resume", resume),
-            ("--detail", detail),
-        )
-        if given
-    ]
-    if sampled_only:
+    out, force = folder
+    given = [flag for flag, on in asked.items() if on]
+    if method == "exact":
+        given = [flag for flag in given if flag != "--out"]
+    if given:
         if method == "exact":
-            raise click.UsageError(f"an exact run plays no combat: not with {sampled_only[0]}")
-        click.echo(f"method: sample ({sampled_only[0]} asks for combats)", err=True)
+            raise click.UsageError(f"an exact run plays no combat: not with {given[0]}")
+        if chosen:
+            click.echo(f"method: sample ({given[0]} asks for combats)", err=True)
         return False
+    if out is not None:
+        claim(out, force)  # before solving: refuse a folder that is not combatsim's at once
     loaded = load_scenario(scenario)
     try:
         choice, fight = choose_method(loaded, method)
     except (NotExact, TooManyStates) as why:
         raise click.ClickException(f"{scenario}: no exact answer: {why}") from None
     if fight is None:
-        click.echo(f"method: sample ({choice.reason})", err=True)
+        if chosen:
+            click.echo(f"method: sample ({choice.reason})", err=True)
         return False
     if method == "auto":
         click.echo("method: exact", err=True)
     result = exact_result(loaded, fight)
+    if out is not None:
+        result.save(out)
     _show_summary(result.summary, result.scenario, as_json)
+    if out is not None and not as_json:
+        click.echo(f"saved to {out}/")
     return True
 
 

@@ -5,24 +5,32 @@
 (:func:`~sim.run.summary.summary_from_counts`), the rates and means exact (intervals of zero
 width), counts of combats ``None`` (no combat was played), ``"method": "exact"``, the exact
 values as fractions (``"fractions"``) and the law of the fight's length (``"length"``). Its
-outcome tables are empty. ``method="auto"`` plays the chain where one applies and fits the cap,
-and samples otherwise (:func:`choose_method`).
+outcome tables are empty, and :meth:`ExactResult.save` writes the summary and the scenario
+only. ``method="auto"`` plays the chain where one applies and fits the cap, and samples
+otherwise (:func:`choose_method`).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from fractions import Fraction
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from sim.exact.chain import STATE_CAP, Ending, TooManyStates
 from sim.exact.errors import NotExact
 from sim.exact.fight import ExactFight, exact_fight
 from sim.exact.weights import Weights
+from sim.run.files import write_text
+from sim.run.outdir import FolderLock
 from sim.run.result import RunResult
+from sim.run.store import json_ready, scenario_record, write_scenario
 from sim.run.summary import round_length_s
 from sim.run.tables import outcomes_frame
+from sim.run.version import __version__
 from sim.scenario.schema import Scenario
 
 #: The ways a run may be answered.
@@ -36,6 +44,41 @@ class ExactResult(RunResult):
     fight: ExactFight | None = field(default=None, compare=False)
     method: str = "exact"
 
+    def save(self, directory: str | Path, csv: bool = True) -> list[Path]:
+        """Write ``summary.json`` and the scenario (``scenario.yaml``): no combat, no table.
+
+        ``combatsim plot`` and ``combatsim report`` read the folder as an exact run's
+        (``"method": "exact"`` in its summary); ``csv`` is ignored (there is no table).
+        """
+        out = Path(directory)
+        with FolderLock(out):
+            return [
+                write_text(out / "summary.json", json.dumps(self.summary, indent=2) + "\n"),
+                write_text(out / "meta.json", json.dumps(exact_meta(self.scenario), indent=2)),
+                write_scenario(out, self.scenario),
+            ]
+
+
+def exact_meta(scenario: Scenario, kind: str = "run") -> dict[str, Any]:
+    """How exact results were made (``meta.json``): the scenario, its rules, no seed or runs."""
+    return json_ready(
+        {
+            "kind": kind,
+            "method": "exact",
+            "scenario": scenario.name,
+            "file": scenario.file,
+            "rules": scenario.rules,
+            "options": scenario.option_values(),
+            "time_limit_s": scenario.time_limit_s,
+            "side_names": list(scenario.side_names),
+            "seed": None,
+            "runs": None,
+            **scenario_record(scenario),
+            "combatsim_version": __version__,
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+    )
+
 
 @dataclass(frozen=True)
 class MethodChoice:
@@ -45,13 +88,22 @@ class MethodChoice:
     reason: str
 
 
+#: The most states (by the chain's estimate, before solving) ``auto`` solves a fight with.
+#: Solving takes longer than sampling well before the chain's own cap
+#: (:data:`~sim.exact.chain.STATE_CAP`, which bounds memory): an ACS duel of 48 hit points
+#: each (2,304 states) takes some 25 s of CPU, a Target 10 duel of 1,512 states under one.
+#: Above it ``auto`` samples; ``exact`` solves up to the chain's cap.
+AUTO_CAP = 2_000
+
+
 def choose_method(scenario: Scenario, method: str, cap: int = STATE_CAP) -> tuple[
     MethodChoice, ExactFight | None
 ]:
     """The method a run uses, and the solved fight when it is exact.
 
-    ``exact`` raises when the chain does not apply or is over the cap; ``auto`` samples then,
-    saying why; ``sample`` samples.
+    ``exact`` raises when the chain does not apply or is over ``cap``; ``auto`` samples then,
+    and when the chain's estimate is over :data:`AUTO_CAP` (or ``cap``, if lower), saying why;
+    ``sample`` samples. Nothing is solved before the estimate is checked.
 
     Raises:
         NotExact, TooManyStates: under ``exact``.
@@ -61,13 +113,24 @@ def choose_method(scenario: Scenario, method: str, cap: int = STATE_CAP) -> tupl
         raise ValueError(f"method {method!r}: expected one of {', '.join(METHODS)}")
     if method == "sample":
         return MethodChoice("sample", "asked for"), None
+    limit = cap if method == "exact" else min(cap, AUTO_CAP)
     try:
-        fight = exact_fight(scenario, cap)
+        fight = exact_fight(scenario, limit)
     except (NotExact, TooManyStates) as why:
         if method == "exact":
             raise
-        return MethodChoice("sample", str(why)), None
+        return MethodChoice("sample", auto_reason(why)), None
     return MethodChoice("exact", ""), fight
+
+
+def auto_reason(why: NotExact | TooManyStates) -> str:
+    """Why ``auto`` samples: the chain's refusal, or its estimate over ``auto``'s cap."""
+    if isinstance(why, TooManyStates):
+        return (
+            f"about {why.estimate:,} states, over auto's cap of {why.cap:,}; --exact solves up "
+            f"to {STATE_CAP:,}"
+        )
+    return str(why)
 
 
 def exact_result(scenario: Scenario, fight: ExactFight, variant: str = "base") -> ExactResult:
@@ -156,11 +219,14 @@ def length_law(durations: Weights[Fraction], round_s: float | None) -> dict[str,
 
 
 __all__ = [
+    "AUTO_CAP",
     "METHODS",
     "Ending",
     "ExactResult",
     "MethodChoice",
+    "auto_reason",
     "choose_method",
+    "exact_meta",
     "exact_result",
     "exact_summary",
 ]

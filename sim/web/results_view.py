@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from analysis.charts import standard_plots, sweep_labels
+from analysis.charts import standard_plots, sweep_labels, time_unit
 from analysis.comparison_view import (
     COMPARISON_DEFINITIONS,
     arm_rows,
@@ -26,6 +26,7 @@ from analysis.comparison_view import (
     difference_rows,
     effect_rows,
 )
+from analysis.exact_view import EXACT_DEFINITIONS, exact_tables, exact_verdict
 from analysis.plots import figure_bytes
 from analysis.report import RUN_HEADER, summary_rows, write_report
 from analysis.results import Results, ResultsError, read_results
@@ -63,7 +64,9 @@ def view(workspace: Workspace, name: str) -> dict[str, Any]:
     page["seed"] = results.seed
     page["runs"] = results.runs
     page["kind"] = results.kind
-    if results.kind == "comparison":
+    if results.exact:
+        page.update(_exact(results))
+    elif results.kind == "comparison":
         page.update(_comparison(results))
     elif results.kind == "run":
         page.update(_run(results))
@@ -98,6 +101,20 @@ def _run(results: Results) -> dict[str, Any]:
         "combats": len(results.outcomes),
         "replay": bool(results.scenario_text),
         "stats": stats(results.scenario_text) if results.scenario_text else [],
+    }
+
+
+def _exact(results: Results) -> dict[str, Any]:
+    """An exact run, sweep or study: the exact verdict and table (no combats to replay)."""
+    header, rows, note = exact_tables(results, time_unit(results).round_s)
+    return {
+        "verdict": exact_verdict(results),
+        "tables": [{"id": "summary", "title": "Exact win rates", "header": header, "rows": rows}],
+        "note": note,
+        "terms": dict(EXACT_DEFINITIONS),
+        "combats": 0,
+        "replay": False,
+        "stats": [],
     }
 
 

@@ -50,8 +50,10 @@ from sim.exact.errors import NotExact
 from sim.rules import wording
 from sim.rules.wording import counted
 from sim.run.choices import Execution
+from sim.run.exact import exact_meta
 from sim.run.files import write_text
 from sim.run.outdir import own_folder
+from sim.run.store import write_scenario
 from sim.run.summary import round_length_s
 from sim.scenario.loader import load_scenario
 
@@ -103,14 +105,14 @@ def sweep(
     the whole sweep (outcomes.parquet, with a point column and one column per swept
     parameter), summary.json, meta.json and scenario.yaml into OUT, and draws the charts into
     OUT/plots. `combatsim report OUT` makes an HTML report of it. With --method exact (or
-    auto, when every point has a chain) each point is solved instead and OUT gets summary.json
-    only (no combats, tables or charts).
+    auto, when every point has a chain) each point is solved instead: OUT gets summary.json,
+    meta.json and scenario.yaml (no combats, no tables) and the exact charts (no intervals).
     """
     plan = plan_sweep(scenario, runs=runs)
     out = out if out is not None else Path(f"{scenario.stem}-sweep")
     flags = {"--runs": runs is not None, "--precision": precision is not None}
     flags |= {"--resume": resume, "--detail": detail, "--csv": csv}
-    if not sampled_only(method, flags) and _swept_exactly(plan, method, out, force, as_json):
+    if not sampled_only(method, flags) and _swept_exactly(plan, method, out, force, as_json, plots):
         return
     stream: dict[str, Any] = {"out": out, "resume": resume, "force": force}
     if precision is not None and (runs is not None or detail):
@@ -155,7 +157,9 @@ def sweep(
     click.echo(f"saved {len(written)} files to {out}/")
 
 
-def _swept_exactly(plan: Any, method: str, out: Path, force: bool, as_json: bool) -> bool:
+def _swept_exactly(
+    plan: Any, method: str, out: Path, force: bool, as_json: bool, plots: bool
+) -> bool:
     """Answer ``sweep --method exact|auto`` exactly where every point allows; False: sample."""
     try:
         summary, why = exact_sweep(plan, method)
@@ -166,11 +170,16 @@ def _swept_exactly(plan: Any, method: str, out: Path, force: bool, as_json: bool
         return False
     with own_folder(out, force):
         write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+        meta = exact_meta(plan.scenario, "sweep")
+        write_text(out / "meta.json", json.dumps(meta, indent=2) + "\n")
+        write_scenario(out, plan.scenario)
+    charts = draw_results(read_results(out)) if plots else []
     if as_json:
         click.echo(json.dumps({**summary, "out": str(out)}))
         return True
     render_exact_sweep(summary)
-    click.echo(f"saved summary.json to {out}/")
+    drawn = f" and {len(charts)} chart files" if charts else ""
+    click.echo(f"saved summary.json, meta.json, the scenario{drawn} to {out}/")
     return True
 
 

@@ -1,8 +1,10 @@
-"""The ``--method`` option the study commands share (compare, sweep, balance, tournament, baseline).
+"""The ``--method`` option the study commands share: compare, sweep, balance, tournament, ...
 
-The default is ``sample``: it keeps every study's printed answer as it was. ``auto`` answers a
-study exactly when every arm's fight has a chain that fits its cap, and samples otherwise,
-saying which and why on stderr; ``exact`` refuses a study it cannot solve, in one sentence.
+They are compare, sweep, balance, tournament, sensitivity and baseline. The default is
+``sample``: it keeps every study's printed answer as it was (``run`` has its own option,
+default ``auto``). ``auto`` answers a study exactly when every arm's fight has a chain that
+fits ``auto``'s cap, and samples otherwise, saying which and why on stderr; ``exact`` refuses
+a study it cannot solve, in one sentence.
 """
 
 from __future__ import annotations
