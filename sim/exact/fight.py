@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from sim.engine.distribution import Distribution
-from sim.exact import acs, target10
+from sim.exact import acs, prop3, target10
 from sim.exact.chain import STATE_CAP, Ending, Solution, TooManyStates, solve
 from sim.exact.errors import NotExact
 from sim.exact.weights import Weights
@@ -49,6 +49,7 @@ class Chain(Protocol):
 BUILDERS: dict[str, Callable[[Scenario], Chain]] = {
     "target10": target10.duel,
     "acs": acs.duel,
+    "prop3": prop3.duel,
 }
 
 

@@ -131,7 +131,7 @@ class Fight(Generic[F]):
         return True
 
     def apply(self, consequence: Consequence, attacker: F, defender: F) -> None:
-        """Apply what a critical defense or a fumble does (its parts: ``attacker``, ``defender``)."""
+        """Apply what a critical defense or a fumble does (its parts: attacker, defender)."""
         parts = (attacker, defender)
         if isinstance(consequence, Drop):
             body = attacker.state

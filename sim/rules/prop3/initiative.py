@@ -26,8 +26,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
-from sim.rules.prop3.character import INITIATIVE, P3Fighter, pool_dice, stat_now
 from sim.engine.distribution import Distribution
+from sim.rules.prop3.character import INITIATIVE, P3Fighter, pool_dice, stat_now
 from sim.rules.prop3.kept import KeptTable, RolledPool, drawn_length, kept_rolls
 from sim.rules.prop3.pool import Result, can_crit, only_ones
 
