@@ -81,6 +81,8 @@ EXACT = {
     "nicks before a wound": tiny(
         fighter("A", vigor=2), fighter("B"), {"fumbles": False, "nicks_per_wound": 2}, 12
     ),
+    # B, second in the listed order, skips its first turn to move up a place (move_up).
+    "move_up": tiny(fighter("A"), fighter("B", tactics={"move_up": 1}), {"fumbles": False}, 18),
 }
 
 
@@ -132,9 +134,10 @@ def small_duel() -> dict:
 
 
 def test_the_bundled_duel_made_small_sampled_agrees_within_four_standard_errors(small_duel):
-    exact = simulate(scenario_from_dict(copy.deepcopy(small_duel)), method="exact").summary
+    data = copy.deepcopy(small_duel)
+    exact = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
     runs = 2000
-    sampled = simulate(scenario_from_dict(copy.deepcopy(small_duel)), runs=runs, seed=23).summary
+    sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=23).summary
     assert exact["method"] == "exact"
     for side, values in exact["sides"].items():
         p = values["win_rate"]
@@ -153,6 +156,7 @@ REFUSED = {
     "advantages": ({"advantages": {"strength": 1}}, {}, "persistent points"),
     "random forms": ({"tactics": {"attack": "random"}}, {}, "at random"),
     "apart": ({}, {"start_distance": 10}, "beyond melee range"),
+    "initiative every round": ({}, {"initiative": "round"}, "initiative: round"),
 }
 
 
