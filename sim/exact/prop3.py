@@ -19,8 +19,8 @@ at the start (the roll-offs' safety net of ``initiative.MAX_ROLL_OFFS`` included
 The chain sets the engine's own two fighters and fight to a state, calls those functions and
 reads the state back: the only thing it writes is that reading. Its dice fail if anything
 rolls, so no piece samples. What it does not play (more than one combatant a side, missile
-weapons, combatants apart, persistent points, form tactics ``random``, ``initiative: round``) is refused by
-:func:`duel` with :class:`NotExact` saying why.
+weapons, combatants apart, persistent points, form tactics ``random``, ``initiative: round``)
+is refused by :func:`duel` with :class:`NotExact` saying why.
 """
 
 from __future__ import annotations
