@@ -86,10 +86,13 @@ def refusal(scenario: Scenario, cap: int = STATE_CAP) -> str:
     Builds the chain and estimates its states, without solving it.
     """
     try:
-        estimate = chain_for(scenario).estimate()
+        chain = chain_for(scenario)
     except NotExact as why:
         return str(why)
-    if estimate > cap:
+    estimate, own = chain.estimate(), chain.cap()
+    if estimate > min(cap, own):
+        if own < cap:
+            return str(TooManyStates(estimate, own, f"for {scenario.name}"))
         too_many = TooManyStates(estimate, cap, f"for {scenario.name}")
         return str(too_many) if cap == STATE_CAP else auto_reason(too_many)
     return ""

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from analysis.compare import compare, newcombe_interval
@@ -222,7 +223,23 @@ def exact_extended_chance(tv: int, successes: int, failures: int, testers: int =
     return f"{chance.numerator}/{chance.denominator} ≈ {float(chance):.2%}"
 
 
+def exact_changed(path: str, vigor: int, time_limit: int) -> str:
+    """A bundled duel with every combatant at this Vigor and time limit, solved exactly."""
+    data = yaml.safe_load((ROOT / path).read_text())
+    for side in data["sides"]:
+        for combatant in side["combatants"]:
+            combatant["vigor"] = vigor
+    data["time_limit"] = time_limit
+    summary = simulate(scenario_from_dict(data), method="exact").summary
+    rates = " ".join(f"{name} {s['win_rate']:.1%}" for name, s in summary["sides"].items())
+    return (
+        f"{summary['states']} states {rates} draw {summary['draw_rate']:.1%} "
+        f"{summary['mean_duration_rounds']:.2f} rounds"
+    )
+
+
 HELPERS = {
+    "exact_changed": exact_changed,
     "shots_before_contact": shots_before_contact,
     "check_after_edit": check_after_edit,
     "unpaired_interval": unpaired_interval,

@@ -5,7 +5,8 @@
 - :mod:`sim.exact.odds`: what one exchange of each matchup does (the outcomes' chances, the
   damage) and how many exchanges it takes to put the defender out;
 - :mod:`sim.exact.chain`, :mod:`sim.exact.fight` and a module per rule system
-  (:mod:`sim.exact.target10`, ...): whole fights as absorbing Markov chains over combat states,
+  (:mod:`sim.exact.target10`, :mod:`sim.exact.acs`,
+  :mod:`sim.exact.prop3`): whole fights as absorbing Markov chains over combat states,
   offered by the run layer as ``simulate(..., method="exact")`` (``docs/exact.md``).
 
 Nothing here writes a rule: every law comes from the rule system's exchange function

@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 from sim.engine.dice import DiceExpr
 from sim.engine.distribution import Distribution
-from sim.exact.chain import Ending
+from sim.exact.chain import STATE_CAP, Ending
 from sim.exact.errors import NotExact
 from sim.exact.weights import Weights
 from sim.rules.acs.action_dice import SEGMENTS
@@ -177,6 +177,10 @@ class Duel:
     def prepared(self) -> bool:
         """Whether either starts with an attack ready and aimed (its first second differs)."""
         return any(d.timing.prepared for d in self.duelists)
+
+    def cap(self) -> int:
+        """The chain's own cap: the solver's (a duel's state costs little)."""
+        return STATE_CAP
 
     def estimate(self) -> int:
         """The number of live states the chain may meet (every pair of hit points)."""

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from sim.engine.distribution import Distribution
-from sim.exact import acs, target10_team
+from sim.exact import acs, prop3, target10_team
 from sim.exact.chain import STATE_CAP, Ending, Solution, TooManyStates, solve
 from sim.exact.errors import NotExact
 from sim.exact.weights import Weights
@@ -35,6 +35,9 @@ class Chain(Protocol):
     def estimate(self) -> int:
         """How many live states the chain may meet (before solving it)."""
 
+    def cap(self) -> int:
+        """The most estimated states this chain solves in reasonable time (its own limit)."""
+
     def start(self) -> Distribution[Any] | Weights[Any]:
         """The law of the first state."""
 
@@ -49,6 +52,7 @@ class Chain(Protocol):
 BUILDERS: dict[str, Callable[[Scenario], Chain]] = {
     "target10": target10_team.team,
     "acs": acs.duel,
+    "prop3": prop3.duel,
 }
 
 
@@ -107,9 +111,7 @@ def exact_fight(scenario: Scenario, cap: int = STATE_CAP) -> ExactFight:
     """
     chain = chain_for(scenario)
     estimate = chain.estimate()
-    if isinstance(chain, target10_team.Team):
-        # A state of two a side costs several duel states: its own cap keeps it to seconds.
-        cap = min(cap, target10_team.TEAM_CAP)
+    cap = min(cap, chain.cap())
     if estimate > cap:
         raise TooManyStates(estimate, cap, f"for {scenario.name}")
     solution = solve(chain.start(), chain.step, chain.steps, chain.timeout, cap)

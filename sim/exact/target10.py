@@ -30,7 +30,7 @@ from typing import NamedTuple
 from sim.engine.combat import Combat
 from sim.engine.dice import Dice, DiceExpr
 from sim.engine.distribution import Distribution
-from sim.exact.chain import Ending
+from sim.exact.chain import STATE_CAP, Ending
 from sim.exact.errors import NotExact
 from sim.exact.weights import Weights
 from sim.rules.acs.percentile import damage_law
@@ -112,6 +112,10 @@ class Duel:
 
     #: Game seconds of one step (a round).
     step_s = Fraction(ROUND_S)
+
+    def cap(self) -> int:
+        """The chain's own cap: the solver's (a duel's state costs little)."""
+        return STATE_CAP
 
     def estimate(self) -> int:
         """The number of live states the chain may meet (every hit point and luck pair)."""

@@ -156,6 +156,10 @@ class Team:
 
     # -- the chain's protocol ----------------------------------------------------------------
 
+    def cap(self) -> int:
+        """The chain's own cap, :data:`TEAM_CAP` (a state of two a side costs several a duel's)."""
+        return TEAM_CAP
+
     def estimate(self) -> int:
         """At most how many live states the chain meets (before solving it).
 

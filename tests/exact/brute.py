@@ -98,3 +98,72 @@ def chain_law(scenario: Scenario, fight: ExactFight) -> Distribution[Record]:
 def as_floats(law: Distribution[Record]) -> dict[Record, Fraction]:
     """A law as a plain mapping (for a readable assertion message)."""
     return dict(law.table)
+
+
+class _Drawn(Exception):
+    """The play asks for one more draw: a uniform number (``sides`` 0) or a die."""
+
+    def __init__(self, sides: int) -> None:
+        super().__init__(sides)
+        self.sides = sides
+
+
+class _Grid(Dice):
+    """Given draws in order: a uniform number as one cell of ``grid`` equal cells, or a face."""
+
+    def __init__(self, draws: tuple[int, ...], grid: int) -> None:  # no random stream behind it
+        self.draws = draws
+        self.grid = grid
+        self.used = 0
+
+    def _next(self, sides: int) -> int:
+        if self.used == len(self.draws):
+            raise _Drawn(sides)
+        drawn = self.draws[self.used]
+        self.used += 1
+        return drawn
+
+    def uniform(self) -> float:
+        return (self._next(0) + 0.5) / self.grid
+
+    def roll(self, sides: int) -> int:
+        return self._next(sides)
+
+
+def bounded_engine_law(
+    scenario: Scenario, grid: int, most: int
+) -> tuple[dict[Record, Fraction], Fraction]:
+    """The engine's outcome record over every draw, re-rolls cut off after ``most`` draws.
+
+    Proposition Three draws each kept roll with one uniform number (``kept.KeptTable.draw``):
+    with ``grid`` a multiple of every pool's number of ordered rolls (``sides ** dice``), the
+    ``grid`` cells of equal width are every roll of its dice, each cell inside one roll's share.
+    Dice (the fumble's d6) are every face. Re-rolls (ties, a counter-attack's fumble) may go on
+    for ever, so a play still asking after ``most`` draws is left out: gives the law of the
+    plays that ended (a lower bound of each record's chance) and the chance left out.
+    """
+    prepared = scenario.system.prepare(scenario)
+
+    def play(dice: Dice) -> Record:
+        fighters = prepared.spawn(dice)
+        combat = Combat(fighters, scenario.side_names, dice, scenario.time_limit_s)
+        combat.run(prepared.start)
+        return combat_record(combat, 0, 0)[2 : 5 + 2 * len(scenario.side_names)]
+
+    law: dict[Record, Fraction] = {}
+    left = Fraction(0)
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        draws, weight = stack.pop()
+        try:
+            record = play(_Grid(draws, grid))
+        except _Drawn as drawn:
+            if len(draws) >= most:
+                left += weight
+                continue
+            n = drawn.sides or grid
+            first = 0 if not drawn.sides else 1
+            stack.extend(((*draws, k), weight / n) for k in range(first, first + n))
+            continue
+        law[record] = law.get(record, Fraction(0)) + weight
+    return law, left

@@ -36,13 +36,23 @@ def accepted(path: Path) -> bool:
         return False
 
 
-ACCEPTED = [path for path in SCENARIOS if accepted(path)]
+#: Accepted scenarios whose exact solve takes too long for a test, and where they are checked.
+SLOW = {
+    "p3-moonbelly-vs-kronzer": "its 100 rounds take many minutes exactly; "
+    "tests/exact/test_prop3_chain.py samples it made small (Vigor 3, 10 rounds)",
+    "p3-forms-tournament": "a 100-round Proposition Three duel (as p3-moonbelly-vs-kronzer)",
+    "p3-sensitivity": "a 100-round Proposition Three duel (as p3-moonbelly-vs-kronzer)",
+}
+
+ACCEPTED = [path for path in SCENARIOS if accepted(path) and path.stem not in SLOW]
 
 
 def test_the_accepted_scenarios_hold_the_reference_duels():
     names = {path.stem for path in ACCEPTED}
     assert {"t10-cole-vs-francois", "acs-duel"} <= names
-    refused = [path for path in SCENARIOS if path not in ACCEPTED]
+    slow = [path for path in SCENARIOS if path.stem in SLOW]
+    assert len(slow) == len(SLOW) and all(accepted(path) for path in slow), "SLOW is stale"
+    refused = [path for path in SCENARIOS if path not in ACCEPTED and path not in slow]
     assert refused, "some bundled fights are beyond the chains (skirmishes, hybrids)"
     for path in refused:
         with pytest.raises(NotExact) as why:

@@ -25,7 +25,7 @@ import sim
 from sim.cli.app import Whole, handles_bad_input, json_option
 from sim.engine.errors import CommandError
 from sim.exact.errors import NotExact
-from sim.exact.fight import chain_for
+from sim.exact.fight import TooManyStates, chain_for
 from sim.run.api import Execution, simulate
 from sim.run.parallel import close_shared_pool
 from sim.scenario.loader import load_scenario
@@ -309,7 +309,11 @@ def measure_exact(root: Path, driver: ModuleType, combats: int, say=None) -> lis
         if say is not None:
             say(f"{ref.label}: exact")
         began = time.process_time()
-        exact = simulate(scenario, method="exact")
+        try:
+            exact = simulate(scenario, method="exact")
+        except TooManyStates as why:  # refused by its estimate, before solving
+            rows.append({"label": ref.label, "refused": str(why)})
+            continue
         exact_s = time.process_time() - began
         p = next(iter(exact.summary["sides"].values()))["win_rate"]
         needed = math.ceil(p * (1 - p) * (Z95 / HALF_WIDTH) ** 2)
@@ -334,6 +338,9 @@ def render_exact(rows: list[dict], console: Console) -> None:
     for name in ("reference", "states", "exact s", "combats to ±0.5", "sampler s"):
         table.add_column(name, justify="left" if name == "reference" else "right")
     for row in rows:
+        if "refused" in row:
+            table.add_row(row["label"], "refused", "-", "-", "-")
+            continue
         table.add_row(
             row["label"],
             f"{row['states']:,}",
@@ -346,6 +353,9 @@ def render_exact(rows: list[dict], console: Console) -> None:
         "exact s: CPU time of the exact chain (docs/exact.md); sampler s: CPU time of the "
         "combats a 95% interval of ±0.5 points on the first side's win rate needs"
     )
+    for row in rows:
+        if "refused" in row:
+            console.print(f"{row['label']}: {row['refused']}")
 
 
 def render_plans(rows: list[dict], console: Console) -> None:

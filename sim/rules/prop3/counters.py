@@ -35,25 +35,13 @@ def counter_attack(fight: Fight[F], fighter: F, target: F, automatic: bool) -> N
     """
     if fighter.out is not None or target.out is not None or fight.combat.end_reason:
         return
-    body = fighter.state
-    distance = fight.distance(fighter, target)
-    missile = body.profile.missile
-    if distance <= fight.rules.melee_range and body.armed:
-        mode = "melee"
-    elif (
-        missile is not None
-        and (reach := shot_reach(fighter, target)) is not None
-        and (distance <= reach)
-    ):
-        mode = "missile"
-    else:
-        if fight.tracing:
-            fight.combat.emit("counter", fighter, target, mode=None, automatic=automatic)
-        return
+    mode = counter_mode(fight, fighter, target)
     if fight.tracing:
         fight.combat.emit("counter", fighter, target, mode=mode, automatic=automatic)
+    if mode is None:
+        return
     fighter.attacks += 1
-    if mode == "melee":
+    if mode == MELEE:
         if automatic:
             auto_hit(fight, fighter, target)
         else:
@@ -62,3 +50,27 @@ def counter_attack(fight: Fight[F], fighter: F, target: F, automatic: bool) -> N
         missile_auto_hit(fight, fighter, target)
     else:
         missile_attack(fight, fighter, target)
+
+
+MELEE, MISSILE = "melee", "missile"
+"""How a counter-attack strikes."""
+
+
+def counter_mode(fight: Fight[F], fighter: F, target: F) -> str | None:
+    """How ``fighter``, in the fight, can counter-attack ``target``: :data:`MELEE`, :data:`MISSILE`.
+
+    None: it cannot reach ``target`` (not with a weapon in hand in melee range, nor with a missile
+    weapon within its reach).
+    """
+    body = fighter.state
+    distance = fight.distance(fighter, target)
+    missile = body.profile.missile
+    if distance <= fight.rules.melee_range and body.armed:
+        return MELEE
+    if (
+        missile is not None
+        and (reach := shot_reach(fighter, target)) is not None
+        and (distance <= reach)
+    ):
+        return MISSILE
+    return None

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.rules.prop3.character import BLOCK, DODGE, PARRY, F
+from sim.rules.prop3.consequences import ATTACKER, DEFENDER, Counter, Mark
 
 if TYPE_CHECKING:
     from sim.rules.prop3.fight import Fight
@@ -42,9 +43,18 @@ def critical_defense(fight: Fight[F], attacker: F, defender: F, form: int) -> No
     roll = DODGE + form
     if fight.tracing:
         fight.combat.emit("critical_defense", defender, attacker, form=CRITICAL_DEFENSES[roll])
+    fight.apply(critical_effect(form, fight.rules.block_after), attacker, defender)
+
+
+def critical_effect(form: int, block_after: bool) -> Mark | Counter:
+    """What a critical defense of form index ``form`` (0..2) does to the attacker.
+
+    ``block_after``: a critical block lasts until the blocker's next action is over (option
+    ``block_effect_ends``), not until it starts.
+    """
+    roll = DODGE + form
     if roll == BLOCK:
-        fight.mark(defender, attacker, shaken=BLOCK_DICE, after=fight.rules.block_after)
-    elif roll == DODGE:
-        fight.mark(defender, attacker, exposed=DODGE_WIGGLE)
-    else:
-        fight.counter(defender, attacker, True)
+        return Mark(DEFENDER, ATTACKER, shaken=BLOCK_DICE, after=block_after)
+    if roll == DODGE:
+        return Mark(DEFENDER, ATTACKER, exposed=DODGE_WIGGLE)
+    return Counter(DEFENDER, True)

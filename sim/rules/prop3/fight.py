@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Generic
 
 from sim.rules.prop3.character import DEFENSE_FORMS, DODGE, F, LastingEffect
 from sim.rules.prop3.cluster import Cluster
+from sim.rules.prop3.consequences import Consequence, Counter, Drop, Harm, Mark
 from sim.rules.prop3.damage import track
 from sim.rules.prop3.exchange import ExchangeInput, ExchangeOutcome, roll_exchange
 from sim.rules.prop3.spending import attack_wiggle, defense_wiggle
@@ -129,6 +130,29 @@ class Fight(Generic[F]):
             self.combat.emit("pick_up", fighter)
         return True
 
+    def apply(self, consequence: Consequence, attacker: F, defender: F) -> None:
+        """Apply what a critical defense or a fumble does (its parts: attacker, defender)."""
+        parts = (attacker, defender)
+        if isinstance(consequence, Drop):
+            body = attacker.state
+            if consequence.missile:
+                body.bow = False
+            else:
+                body.armed = False
+        elif isinstance(consequence, Harm):
+            self.harm(None, parts[consequence.victim], consequence.nicks, consequence.wounds)
+        elif isinstance(consequence, Counter):
+            by = consequence.by
+            self.counter(parts[by], parts[1 - by], consequence.automatic)
+        elif isinstance(consequence, Mark):
+            self.mark(
+                parts[consequence.owner],
+                parts[consequence.victim],
+                consequence.exposed,
+                consequence.shaken,
+                consequence.after,
+            )
+
     # -- effects until the next action ------------------------------------------------------------
 
     def mark(
@@ -209,17 +233,7 @@ class Fight(Generic[F]):
             The outcome, applied: persistent points spent, the defense booked, the trace told.
             What the outcome does to the fight is the caller's (``outcomes.settle``).
         """
-        a_points = attacker.state.profile.has_points
-        d_points = defense is not None and defender.state.profile.has_points
-        exchange = ExchangeInput(
-            attack,
-            defense,
-            self.rules.exchange,
-            self.reserve(attacker, attack) if a_points else 0,
-            self.reserve(defender, defense) if d_points and defense is not None else 0,
-            save,
-            automatic,
-        )
+        exchange = self.exchange_input(attacker, defender, attack, defense, save, automatic)
         outcome = roll_exchange(exchange, self.dice)
         booked = False
         for attempt in outcome.attempts:
@@ -237,6 +251,28 @@ class Fight(Generic[F]):
             if self.tracing:
                 self._trace(attacker, defender, exchange, attempt, name)
         return outcome
+
+    def exchange_input(
+        self,
+        attacker: F,
+        defender: F,
+        attack: Pool,
+        defense: Pool | None,
+        save: int = 0,
+        automatic: bool = False,
+    ) -> ExchangeInput:
+        """The input of an exchange (:meth:`exchange`): the pools and the points left to spend."""
+        a_points = attacker.state.profile.has_points
+        d_points = defense is not None and defender.state.profile.has_points
+        return ExchangeInput(
+            attack,
+            defense,
+            self.rules.exchange,
+            self.reserve(attacker, attack) if a_points else 0,
+            self.reserve(defender, defense) if d_points and defense is not None else 0,
+            save,
+            automatic,
+        )
 
     def _spend(self, fighter: F, pool: Pool, amount: int) -> None:
         """Take ``amount`` persistent points from the pools that help ``pool``, focuses first."""

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.rules.prop3.character import F
+from sim.engine.distribution import Distribution
+from sim.rules.prop3.character import F, Profile
+from sim.rules.prop3.consequences import ATTACKER, DEFENDER, Consequence, Counter, Drop, Harm, Mark
 
 if TYPE_CHECKING:
     from sim.engine.dice import Dice
@@ -50,12 +52,51 @@ FALL_DICE = 1
 """Defense dice a fallen fumbler loses (the text: one)."""
 
 
+def can_drop(profile: Profile, missile: bool) -> bool:
+    """Whether a fumble can drop the weapon of the attack (not one secured, nor natural)."""
+    bow = profile.missile if missile else None
+    return not (bow.secured if bow is not None else profile.secured)
+
+
+def fumble_faces(can_drop: bool) -> tuple[int, ...]:
+    """The faces a fumble can come to: a 1 counts only when the weapon can be dropped."""
+    return tuple(face for face in FUMBLES if can_drop or face != WEAPON_DROPPED)
+
+
 def roll_fumble(dice: Dice, can_drop: bool) -> int:
-    """Roll the fumble d6; a 1 is re-rolled while the weapon cannot be dropped."""
+    """Roll the fumble d6; a face that does not count (:func:`fumble_faces`) is re-rolled."""
+    faces = fumble_faces(can_drop)
     face = dice.roll(6)
-    while face == WEAPON_DROPPED and not can_drop:
+    while face not in faces:
         face = dice.roll(6)
     return face
+
+
+def fumble_law(can_drop: bool) -> Distribution[int]:
+    """The exact law of :func:`roll_fumble`: each face that counts equally likely."""
+    return Distribution.uniform(fumble_faces(can_drop))
+
+
+def fumble_effect(face: int, parrying: bool, missile: bool, hit_nicks: int) -> Consequence:
+    """What the fumble d6's ``face`` does to the fumbler (the attacker) and its opponent.
+
+    Args:
+        face: the fumble d6.
+        parrying: the opponent had declared a parry against the fumbled attack.
+        missile: the fumbled attack was a missile attack.
+        hit_nicks: nicks a standard hit deals (the fumbler strikes itself so).
+    """
+    if face == WEAPON_DROPPED:
+        return Drop(missile)
+    if face == STRUCK_SELF:
+        return Harm(ATTACKER, hit_nicks)
+    if face == COUNTER_ATTACK:
+        return Counter(DEFENDER, parrying)
+    if face == STUMBLE:
+        return Mark(ATTACKER, ATTACKER, exposed=STUMBLE_WIGGLE)
+    if face == FALL:
+        return Mark(ATTACKER, ATTACKER, shaken=FALL_DICE)
+    return None
 
 
 def fumble(fight: Fight[F], attacker: F, opponent: F, parrying: bool, missile: bool) -> None:
@@ -72,23 +113,7 @@ def fumble(fight: Fight[F], attacker: F, opponent: F, parrying: bool, missile: b
         if fight.tracing:
             fight.combat.emit("fumble", attacker, opponent, face=0, effect="just a miss")
         return
-    body = attacker.state
-    profile = body.profile
-    bow = profile.missile if missile else None
-    secured = bow.secured if bow is not None else profile.secured
-    face = roll_fumble(fight.dice, not secured)
+    face = roll_fumble(fight.dice, can_drop(attacker.state.profile, missile))
     if fight.tracing:
         fight.combat.emit("fumble", attacker, opponent, face=face, effect=FUMBLES[face])
-    if face == WEAPON_DROPPED:
-        if missile:
-            body.bow = False
-        else:
-            body.armed = False
-    elif face == STRUCK_SELF:
-        fight.harm(None, attacker, fight.rules.hit_nicks, 0)
-    elif face == COUNTER_ATTACK:
-        fight.counter(opponent, attacker, parrying)
-    elif face == STUMBLE:
-        fight.mark(attacker, attacker, exposed=STUMBLE_WIGGLE)
-    elif face == FALL:
-        fight.mark(attacker, attacker, shaken=FALL_DICE)
+    fight.apply(fumble_effect(face, parrying, missile, fight.rules.hit_nicks), attacker, opponent)

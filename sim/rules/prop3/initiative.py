@@ -23,10 +23,12 @@ A combatant takes its turn (its one action of the round) in this order. Skipping
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
+from sim.engine.distribution import Distribution
 from sim.rules.prop3.character import INITIATIVE, P3Fighter, pool_dice, stat_now
-from sim.rules.prop3.kept import drawn_length, kept_rolls
+from sim.rules.prop3.kept import KeptTable, RolledPool, drawn_length, kept_rolls
 from sim.rules.prop3.pool import Result, can_crit, only_ones
 
 if TYPE_CHECKING:
@@ -49,12 +51,12 @@ def initiative_dice(fighter: P3Fighter) -> int:
     return pool_dice(fighter, fighter.state.profile, INITIATIVE)
 
 
-def initiative_roll(fighter: P3Fighter, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:
-    """Draw a combatant's initiative roll and read it (no wiggle points); its kept dice."""
+def _initiative_rolls(fighter: P3Fighter, keep: str) -> KeptTable | RolledPool:
+    """How a combatant's initiative roll is drawn (no wiggle points)."""
     profile = fighter.state.profile
     count = initiative_dice(fighter)
     stat = stat_now(fighter, profile, INITIATIVE)
-    rolls = kept_rolls(
+    return kept_rolls(
         count,
         profile.sides[INITIATIVE],
         drawn_length(count, profile.sides[INITIATIVE], keep, 0),
@@ -63,8 +65,37 @@ def initiative_roll(fighter: P3Fighter, dice: Dice, keep: str) -> tuple[Result, 
         can_crit(stat),
         only_ones(stat),
     )
-    kept = rolls.draw(dice)
+
+
+def initiative_roll(fighter: P3Fighter, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:
+    """Draw a combatant's initiative roll and read it (no wiggle points); its kept dice."""
+    kept = _initiative_rolls(fighter, keep).draw(dice)
     return kept.bests[0], kept.faces
+
+
+def initiative_law(fighter: P3Fighter, keep: str) -> Distribution[Result]:
+    """The exact law of the result of :func:`initiative_roll` (its table's kept rolls)."""
+    return _initiative_rolls(fighter, keep).law().map(lambda kept: kept.bests[0])
+
+
+def pair_order_law(first: Distribution[Result], second: Distribution[Result]) -> Fraction:
+    """The exact chance that :func:`rank` puts the first of two combatants before the second.
+
+    ``first`` and ``second`` are the laws of their rolls (in scenario order). The better result
+    goes first; a tie is rolled again, :data:`MAX_ROLL_OFFS` times at most, after which the
+    scenario's order stands.
+    """
+    ahead = tie = Fraction(0)
+    for a, p in first:
+        for b, q in second:
+            if a.rank > b.rank:
+                ahead += p * q
+            elif a.rank == b.rank:
+                tie += p * q
+    rolls = MAX_ROLL_OFFS + 1  # the first roll and every roll-off
+    all_tied = tie**rolls
+    within = rolls if tie == 1 else (1 - all_tied) / (1 - tie)
+    return ahead * within + all_tied
 
 
 def without_dice(fighters: list[T], how: str, dice: Dice) -> list[T]:

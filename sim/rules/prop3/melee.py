@@ -54,19 +54,10 @@ def melee_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fals
     Returns:
         Whether the defender rolled a defense.
     """
-    rules = fight.rules
-    pa, pd = attacker.state.profile, defender.state.profile
-    db = defender.state
-    m = matchup(pa, pd, db.armed, rules)
-    if not m.attacks:
+    plan = melee_plan(fight, attacker, defender, primary)
+    if plan is None:
         return False
-    xw = db.exposed
-    if rules.cluster:
-        xw += fight.cluster.ally_bonus(attacker, defender, rules.cluster_target)
-    xl = db.shaken
-    can_defend = fight.can_defend(defender, primary)
-    opposed = can_defend and bool(m.declarable)
-    forms = declare(fight, attacker, defender, m, xw, xl, opposed)
+    forms = plan.forms
     a, declared, d = forms.attack, forms.declared, forms.defense
     if fight.tracing:
         fight.combat.emit(
@@ -77,14 +68,54 @@ def melee_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fals
             attack=ATTACK_FORMS[a].value,
             declared=None if declared is None else DEFENSE_FORMS[declared].value,
             defense=None if d is None else DEFENSE_FORMS[d].value,
-            can_defend=can_defend,
+            can_defend=plan.can_defend,
         )
-    attack, defense = melee_pools(attacker, defender, m, a, d, xw, xl)
     exchange = fight.exchange(
-        attacker, defender, attack, defense, name=ATTACK_NAMES[a], primary=primary
+        attacker, defender, plan.attack, plan.defense, name=ATTACK_NAMES[a], primary=primary
     )
     settle(fight, attacker, defender, exchange, d, missile=False)
     return exchange.defense_rolled
+
+
+class MeleePlan(NamedTuple):
+    """A melee attack before its rolls: the forms declared and both pools (steps 1 and 2).
+
+    Attributes:
+        forms: the forms declared.
+        attack: the attacker's pool.
+        defense: the defender's pool (None: undefended).
+        can_defend: the fight lets the defender defend.
+    """
+
+    forms: Declared
+    attack: Pool
+    defense: Pool | None
+    can_defend: bool
+
+
+def melee_plan(
+    fight: Fight[F], attacker: F, defender: F, primary: bool = False
+) -> MeleePlan | None:
+    """The forms and pools of ``attacker``'s melee attack on ``defender`` (None: no attack).
+
+    A pure function of the combatants as they stand, except that a tactic ``random`` draws its
+    form on the fight's dice.
+    """
+    rules = fight.rules
+    pa, pd = attacker.state.profile, defender.state.profile
+    db = defender.state
+    m = matchup(pa, pd, db.armed, rules)
+    if not m.attacks:
+        return None
+    xw = db.exposed
+    if rules.cluster:
+        xw += fight.cluster.ally_bonus(attacker, defender, rules.cluster_target)
+    xl = db.shaken
+    can_defend = fight.can_defend(defender, primary)
+    opposed = can_defend and bool(m.declarable)
+    forms = declare(fight, attacker, defender, m, xw, xl, opposed)
+    attack, defense = melee_pools(attacker, defender, m, forms.attack, forms.defense, xw, xl)
+    return MeleePlan(forms, attack, defense, can_defend)
 
 
 class Declared(NamedTuple):
@@ -158,12 +189,26 @@ def _declare(
 
 def auto_hit(fight: Fight[F], attacker: F, defender: F) -> None:
     """A melee counter-attack that hits automatically, rolled to see whether it is critical."""
+    planned = auto_hit_pool(fight, attacker, defender)
+    if planned is None:
+        return
+    a, pool = planned
+    exchange = fight.exchange(attacker, defender, pool, None, name=ATTACK_NAMES[a], automatic=True)
+    settle(fight, attacker, defender, exchange, None, missile=False)
+
+
+def auto_hit_pool(fight: Fight[F], attacker: F, defender: F) -> tuple[int, Pool] | None:
+    """The attack form and pool of an automatic melee hit (None: the weapon cannot attack).
+
+    A pure function of the combatants as they stand, except that a tactic ``random`` draws its
+    form on the fight's dice.
+    """
     rules = fight.rules
     pa, pd = attacker.state.profile, defender.state.profile
     db = defender.state
     m = matchup(pa, pd, db.armed, rules)
     if not m.attacks:
-        return
+        return None
     xw = db.exposed
     if rules.cluster:
         xw += fight.cluster.ally_bonus(attacker, defender, rules.cluster_target)
@@ -182,7 +227,4 @@ def auto_hit(fight: Fight[F], attacker: F, defender: F) -> None:
             value = auto_hit_value(pool(form), rules.keep, rules.hit_nicks, rules.crit_nicks)
             if best is None or value > best:
                 a, best = form, value
-    exchange = fight.exchange(
-        attacker, defender, pool(a), None, name=ATTACK_NAMES[a], automatic=True
-    )
-    settle(fight, attacker, defender, exchange, None, missile=False)
+    return a, pool(a)

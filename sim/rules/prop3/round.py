@@ -45,6 +45,11 @@ from sim.rules.prop3.models import Rules
 from sim.rules.prop3.pool import NOTHING
 
 
+def skips_turn(me: P3Fighter) -> bool:
+    """Whether ``me`` skips this turn to move up a place (tactic ``move_up``, turns left)."""
+    return me.skips > 0 and me.place > 0
+
+
 class RoundFight(Fight[P3Fighter]):
     """A fight in rounds: places in the initiative order and positions on a line."""
 
@@ -208,7 +213,7 @@ class Prop3Rounds:
         tracing = self.tracing
         if fight.pick_up(me):
             me.actions_lost += 1
-        elif me.skips > 0 and me.place > 0:
+        elif skips_turn(me):
             me.skips -= 1
             self.skipped.append(me)
             if tracing:
