@@ -16,6 +16,13 @@ full, as in a long run). The difference over ``combats`` is the count per combat
 repeats exactly for one checkout; another path to the same checkout, or an unrelated change,
 moves it by up to about half a percent (object addresses change how dicts and sets lay out).
 Needs ``valgrind`` on the PATH.
+
+The interpreters run with one BLAS thread (:data:`QUIET`). NumPy's OpenBLAS otherwise starts a
+worker thread at import that spins while it waits; callgrind counts the spinning, which moves
+with the machine's load by ten million instructions or more per process (``import numpy``
+alone: 394 M with one thread, exactly, against 396-408 M with two). That noise is the same
+size as the whole difference of a cheap loop (the bare Target 10 loop: about 27 M over 100
+combats), and once gave it 2,266 instructions per combat instead of about 270,000.
 """
 
 from __future__ import annotations
@@ -39,6 +46,15 @@ from benchmarks import driver  # noqa: E402 (after the checkout is on the path)
 #: The paths counted: the engine as it runs, the bare loop.
 MODES = ("engine", "bare")
 
+#: The environment of the counted interpreters: hashes fixed, and one thread in the BLAS
+#: libraries NumPy loads, so that no idle thread spins under callgrind (see the module text).
+QUIET = {
+    "PYTHONHASHSEED": "0",
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
@@ -55,24 +71,33 @@ def count(rules: str, mode: str, combats: int) -> int:
     ref = next(r for r in driver.REFERENCES if r.rules == rules)
     what = ref.bare if mode == "bare" else ref.scenario
     assert what is not None
-    totals = []
-    for measured in (0, combats):
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--callgrind-out-file=/dev/null",
-            sys.executable,
-            str(HERE / "count_play.py"),
-            str(ROOT / what),
-            mode,
-            str(combats),
-            str(measured),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
-        totals.append(collected(done.stderr))
+    return count_file(ROOT / what, mode, combats)
+
+
+def total(command: list[str]) -> int:
+    """The instructions callgrind counts in one run of ``command`` (a Python command line)."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
+    env = {**os.environ, **QUIET}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
+    return collected(done.stderr)
+
+
+def count_file(path: Path, mode: str, combats: int) -> int:
+    """Instructions per combat of ``path`` (a scenario, or a bare loop for ``mode`` bare).
+
+    Raises RuntimeError when the combats cost nothing or less: the difference is then noise.
+    """
+    totals = [
+        total([sys.executable, str(HERE / "count_play.py"), str(path), mode, str(combats), str(n)])
+        for n in (0, combats)
+    ]
+    if totals[1] <= totals[0]:
+        raise RuntimeError(
+            f"{path.name} ({mode}): {combats} combats counted {totals[1] - totals[0]:,} "
+            "instructions: the count is noise"
+        )
     return round((totals[1] - totals[0]) / combats)
 
 

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import io
 import json
+import math
+import shutil
+import statistics
+import sys
 
+import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
@@ -17,6 +23,8 @@ from sim.cli.commands.bench import (
     render_plans,
     targets_text,
 )
+from sim.scenario.columns import HEAD
+from sim.scenario.loader import load_scenario
 from tests.conftest import ROOT
 
 ROW_KEYS = {
@@ -60,7 +68,13 @@ def test_bench_json_has_the_documented_shape():
     # A missed target is a verdict: exit code 1, the same JSON.
     assert result.exit_code == (1 if any(t["passed"] is False for t in report["targets"]) else 0)
     assert set(report) == {
-        "machine", "combats", "references", "instructions", "targets", "plans", "exact"
+        "machine",
+        "combats",
+        "references",
+        "instructions",
+        "targets",
+        "plans",
+        "exact",
     }
     assert report["instructions"] is None
     assert {"cores", "python", "simpy", "platform", "load_average"} <= set(report["machine"])
@@ -141,3 +155,92 @@ def test_a_target_passes_on_either_of_its_limits():
     assert prop3.passes(0.1, instructions=600_000) and not prop3.passes(0.1, instructions=600_001)
     memory = next(t for t in TARGETS if t.key == "memory_peak")
     assert memory.passes(199.0) and not memory.passes(201.0)
+
+
+# -- what the bench judges on (issue 26): honest counts and an honest yardstick ------------------
+
+DRIVER = load_driver(find_root())
+
+
+def test_a_count_far_from_the_cpu_ratio_is_rejected():
+    # The count bench printed once: the bare Target 10 loop at 2,266 instructions per combat
+    # (an idle OpenBLAS thread spinning under callgrind), against about 307,000 when counted
+    # with one BLAS thread, next to a CPU-time ratio of 0.41 in the same run.
+    engine, broken, right, cpu = 742_547, 2_266, 307_230, 0.41
+    assert not DRIVER.plausible(broken / engine, cpu)
+    assert DRIVER.plausible(right / engine, cpu)
+    assert not DRIVER.plausible(0.0, cpu) and not DRIVER.plausible(-0.1, None)
+    floor = next(t for t in TARGETS if t.key == "target10_floor")
+    row = {"rules": "target10", "ratio": cpu, "ratio_spread": [0.33, 0.48], "rounds": 7}
+    judged = DRIVER._ratio_target(floor, row, {"target10": {"engine": engine, "bare": broken}})
+    assert judged["measured"] == cpu and judged["spread"] == [0.33, 0.48]
+    assert "rejected" in judged["measure"] and "2,266" in judged["instructions_rejected"]
+    kept = DRIVER._ratio_target(floor, row, {"target10": {"engine": engine, "bare": right}})
+    assert kept["measured"] == right / engine and "instructions_rejected" not in kept
+    assert kept["passed"] is False  # 41% of the bare loop is under the 55% floor
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_counts_repeat_with_one_blas_thread():
+    # With NumPy's OpenBLAS thread spinning, ``import numpy`` alone counted 396 M to 408 M
+    # instructions from run to run; with one thread the count repeats exactly.
+    counter = DRIVER.load_bare(ROOT / "benchmarks" / "instructions.py")
+    assert counter.QUIET["OPENBLAS_NUM_THREADS"] == "1"
+    command = [sys.executable, "-c", "import numpy"]
+    assert counter.total(command) == counter.total(command)
+
+
+def test_the_prop3_yardstick_imports_no_rule_code_and_no_simpy():
+    ref = next(r for r in DRIVER.REFERENCES if r.rules == "prop3")
+    tree = ast.parse((ROOT / ref.bare).read_text(encoding="utf-8"))
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not any(
+        name.startswith(("sim.rules", "simpy", "sim.engine.combat")) for name in imported if name
+    )
+
+
+def _law(pairs: list[tuple[str, float]]) -> tuple[float, float, float, float]:
+    wins = [1.0 if winner == "gerbil" else 0.0 for winner, _ in pairs]
+    durations = [duration for _, duration in pairs]
+    p = statistics.fmean(wins)
+    return (
+        p,
+        math.sqrt(p * (1 - p) / len(wins)),
+        statistics.fmean(durations),
+        statistics.stdev(durations) / math.sqrt(len(durations)),
+    )
+
+
+def test_the_plain_prop3_loop_plays_the_engine_duel_by_the_same_law():
+    # Independent samples (the loop rolls its own dice in its own order), a fixed seed: the win
+    # rate and the mean duration agree within four standard errors of their difference.
+    ref = next(r for r in DRIVER.REFERENCES if r.rules == "prop3")
+    plain = DRIVER.load_bare(ROOT / ref.bare).play_bare
+    combats = 3000
+    chunk = DRIVER.run_chunk(load_scenario(ROOT / ref.scenario), 1, 0, combats)
+    winner, duration = HEAD.index("winner"), HEAD.index("duration_s")
+    engine = _law([(record[winner], record[duration]) for record in chunk.records])
+    loop = _law([plain(1, k) for k in range(combats)])
+    assert abs(engine[0] - loop[0]) <= 4 * math.hypot(engine[1], loop[1])
+    assert abs(engine[2] - loop[2]) <= 4 * math.hypot(engine[3], loop[3])
+    # Not a vacuous check: the duel is lopsided and lasts several rounds.
+    assert 0.02 < engine[0] < 0.2 and engine[2] > 20 and 4 * engine[1] < 0.02
+
+
+def test_the_hamsters_target_is_judged_against_main():
+    target = next(t for t in TARGETS if t.key == "hamsters_speed")
+    before = DRIVER.HAMSTERS_BEFORE_INSTRUCTIONS
+    rate = {"per_s": 150.0, "spread": [140.0, 160.0], "combats": 10, "rounds": 3}
+    same = DRIVER._hamsters_target(target, rate, {"hamsters": {"engine": before}})
+    assert same["measured"] == 1.0 and same["passed"] is False
+    fast = DRIVER._hamsters_target(target, rate, {"hamsters": {"engine": before // 3}})
+    assert fast["measured"] >= 3.0 and fast["passed"] is True
+    cpu = DRIVER._hamsters_target(target, rate, None)
+    assert cpu["measured"] == 150.0 / DRIVER.HAMSTERS_BEFORE_PER_S and cpu["passed"] is False
+    assert DRIVER._hamsters_target(target, None, None)["passed"] is None
