@@ -38,8 +38,10 @@ class Target:
     """One target of the bench: what is measured, the limit, and the issue that set it.
 
     ``passes`` holds when ``measured >= limit`` (``at_least``) or ``measured <= limit``.
-    ``alternative``: a second limit on instructions per combat (at most) that passes the target
-    too where valgrind counted them (issue 26 sets both: a count, or a share of the plain loop).
+    ``alternative``: a limit on instructions per combat (at most) that decides the target where
+    valgrind counted them; ``limit`` then judges it only where they were not counted (issue 26
+    sets both: the count is its own measure, and our plain loop is leaner than the engine by far
+    less than the loop the issue measured, so its share alone would pass with no speed-up).
     """
 
     key: str
@@ -52,12 +54,8 @@ class Target:
 
     def passes(self, measured: float, instructions: float | None = None) -> bool:
         """The verdict on a measured value (and instructions per combat, if counted)."""
-        if (
-            self.alternative is not None
-            and instructions is not None
-            and (instructions <= self.alternative)
-        ):
-            return True
+        if self.alternative is not None and instructions is not None:
+            return instructions <= self.alternative
         return measured >= self.limit if self.at_least else measured <= self.limit
 
 
@@ -83,9 +81,9 @@ TARGETS: tuple[Target, ...] = (
     ),
     Target(
         "prop3_speed",
-        "Proposition Three duel: at least 30% of an independent plain-Python loop of it "
-        "(benchmarks/plain_prop3.py), or at most 600,000 instructions per combat where valgrind "
-        "counts them",
+        "Proposition Three duel: at most 600,000 instructions per combat where valgrind counts "
+        "them; elsewhere at least 30% of an independent plain-Python loop of it "
+        "(benchmarks/plain_prop3.py)",
         0.30,
         "ratio",
         True,
