@@ -266,6 +266,29 @@ def _out(state: DuelState, i: int) -> bool:
     return state.hp[i] <= 0
 
 
+def scratch_round(
+    scenario: Scenario, prepared: Target10Prepared
+) -> tuple[list[T10Fighter], RoundState]:
+    """The roster as the engine's fighters, in a round state of their own; no die is rolled.
+
+    Each fighter is checked and set to its fixed declaration; the chains call the round's own
+    functions on it.
+
+    Raises:
+        NotExact: a combatant the chains do not play (:func:`check_fighter`).
+    """
+    fighters = [
+        T10Fighter(name, side, index, 1, stats, position)
+        for index, (name, side, _hp, stats, position, _ground) in enumerate(prepared.roster)
+    ]
+    for f, (*_, on_ground) in zip(fighters, prepared.roster, strict=True):
+        check_fighter(f, on_ground)
+        f.move, f.act = f.stats.fixed
+    combat = Combat(fighters, scenario.side_names, Dice(0, 0), scenario.time_limit_s)
+    rs = RoundState(combat, prepared.rules)
+    return fighters, rs
+
+
 def duel(scenario: Scenario) -> Duel:
     """The scenario as an exact Target 10 duel.
 
@@ -277,15 +300,7 @@ def duel(scenario: Scenario) -> Duel:
         raise NotExact("a Target 10 test outside combat is not a fight")
     if len(prepared.roster) != 2 or {side for _, side, *_ in prepared.roster} != {0, 1}:
         raise NotExact("the Target 10 chain plays a duel: one combatant on each of two sides")
-    fighters = [
-        T10Fighter(name, side, index, 1, stats, position)
-        for index, (name, side, _hp, stats, position, _ground) in enumerate(prepared.roster)
-    ]
-    for f, (*_, on_ground) in zip(fighters, prepared.roster, strict=True):
-        check_fighter(f, on_ground)
-        f.move, f.act = f.stats.fixed
-    combat = Combat(fighters, scenario.side_names, Dice(0, 0), scenario.time_limit_s)
-    rs = RoundState(combat, prepared.rules)
+    fighters, rs = scratch_round(scenario, prepared)
     sides = []
     for me in (0, 1):
         f, t = fighters[me], fighters[1 - me]

@@ -39,12 +39,17 @@ from functools import partial
 from itertools import product
 from typing import NamedTuple
 
-from sim.engine.combat import Combat
 from sim.engine.dice import Dice, DiceExpr
 from sim.engine.tactics import random_target
 from sim.exact.chain import Ending
 from sim.exact.errors import NotExact
-from sim.exact.target10 import Duel, attack_law, check_fighter, duel, initiative_law
+from sim.exact.target10 import (
+    Duel,
+    attack_law,
+    duel,
+    initiative_law,
+    scratch_round,
+)
 from sim.exact.weights import Weights
 from sim.rules.acs.percentile import damage_law
 from sim.rules.target10.actions import DEAD, KILL, UNCONSCIOUS, take_damage
@@ -562,15 +567,7 @@ def team(scenario: Scenario) -> Team | Duel:
         raise NotExact("the Target 10 chain plays up to two combatants on each of two sides")
     if len(sides) == 2:
         return duel(scenario)
-    fighters = [
-        T10Fighter(name, side, index, 1, stats, position)
-        for index, (name, side, _hp, stats, position, _ground) in enumerate(prepared.roster)
-    ]
-    for f, (*_, on_ground) in zip(fighters, prepared.roster, strict=True):
-        check_fighter(f, on_ground)
-        f.move, f.act = f.stats.fixed
-    combat = Combat(fighters, scenario.side_names, Dice(0, 0), scenario.time_limit_s)
-    rs = RoundState(combat, prepared.rules)
+    fighters, rs = scratch_round(scenario, prepared)
     for f in fighters:
         for t in fighters:
             if t.side == f.side:

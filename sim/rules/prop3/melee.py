@@ -101,16 +101,11 @@ def melee_plan(
     A pure function of the combatants as they stand, except that a tactic ``random`` draws its
     form on the fight's dice.
     """
-    rules = fight.rules
-    pa, pd = attacker.state.profile, defender.state.profile
-    db = defender.state
-    m = matchup(pa, pd, db.armed, rules)
-    if not m.attacks:
+    facing = _facing(fight, attacker, defender)
+    if facing is None:
         return None
-    xw = db.exposed
-    if rules.cluster:
-        xw += fight.cluster.ally_bonus(attacker, defender, rules.cluster_target)
-    xl = db.shaken
+    m, xw = facing
+    xl = defender.state.shaken
     can_defend = fight.can_defend(defender, primary)
     opposed = can_defend and bool(m.declarable)
     forms = declare(fight, attacker, defender, m, xw, xl, opposed)
@@ -197,26 +192,39 @@ def auto_hit(fight: Fight[F], attacker: F, defender: F) -> None:
     settle(fight, attacker, defender, exchange, None, missile=False)
 
 
+def _facing(fight: Fight[F], attacker: F, defender: F) -> tuple[Matchup, int] | None:
+    """The forms ``attacker`` may use on ``defender`` and the defender's exposure (None: none).
+
+    The exposure is the defender's ``exposed`` points and, with clustering, the attacker's
+    allies' bonus.
+    """
+    rules = fight.rules
+    db = defender.state
+    m = matchup(attacker.state.profile, db.profile, db.armed, rules)
+    if not m.attacks:
+        return None
+    xw = db.exposed
+    if rules.cluster:
+        xw += fight.cluster.ally_bonus(attacker, defender, rules.cluster_target)
+    return m, xw
+
+
 def auto_hit_pool(fight: Fight[F], attacker: F, defender: F) -> tuple[int, Pool] | None:
     """The attack form and pool of an automatic melee hit (None: the weapon cannot attack).
 
     A pure function of the combatants as they stand, except that a tactic ``random`` draws its
     form on the fight's dice.
     """
-    rules = fight.rules
-    pa, pd = attacker.state.profile, defender.state.profile
-    db = defender.state
-    m = matchup(pa, pd, db.armed, rules)
-    if not m.attacks:
+    facing = _facing(fight, attacker, defender)
+    if facing is None:
         return None
-    xw = db.exposed
-    if rules.cluster:
-        xw += fight.cluster.ally_bonus(attacker, defender, rules.cluster_target)
+    m, xw = facing
+    rules = fight.rules
 
     def pool(form: int) -> Pool:  # an automatic hit: the weapon's rating and poor armor only
         return melee_pools(attacker, defender, m, form, None, xw, 0)[0]
 
-    tactic = pa.attack
+    tactic = attacker.state.profile.attack
     if tactic >= 0 and tactic in m.attacks:
         a = tactic
     elif tactic == RANDOM:
