@@ -32,7 +32,7 @@ from rich.table import Table
 
 from sim.exact.chain import STATE_CAP, TooManyStates
 from sim.exact.errors import NotExact
-from sim.exact.fight import chain_for
+from sim.exact.fight import chain_for, check_cap
 from sim.run.exact import AUTO_CAP, METHODS, auto_reason, choose_method, exact_summary
 from sim.scenario.schema import Scenario
 
@@ -86,15 +86,11 @@ def refusal(scenario: Scenario, cap: int = STATE_CAP) -> str:
     Builds the chain and estimates its states, without solving it.
     """
     try:
-        chain = chain_for(scenario)
+        check_cap(scenario, chain_for(scenario), cap)
     except NotExact as why:
         return str(why)
-    estimate, own = chain.estimate(), chain.cap()
-    if estimate > min(cap, own):
-        if own < cap:
-            return str(TooManyStates(estimate, own, f"for {scenario.name}"))
-        too_many = TooManyStates(estimate, cap, f"for {scenario.name}")
-        return str(too_many) if cap == STATE_CAP else auto_reason(too_many)
+    except TooManyStates as why:
+        return str(why) if cap == STATE_CAP else auto_reason(why)
     return ""
 
 

@@ -77,9 +77,13 @@ class Ending:
 class TooManyStates(ValueError):
     """A fight whose chain has more states than the cap: sample it instead."""
 
-    def __init__(self, estimate: int, cap: int, what: str = "") -> None:
+    def __init__(
+        self, estimate: int, cap: int, what: str = "", exact_cap: int | None = None
+    ) -> None:
         self.estimate = estimate
         self.cap = cap
+        #: The most states ``--exact`` solves for this chain (its own cap, at most the solver's).
+        self.exact_cap = cap if exact_cap is None else exact_cap
         where = f" {what}" if what else ""
         super().__init__(
             f"the exact engine{where} would need about {estimate:,} states, over its cap of "

@@ -102,6 +102,18 @@ def chain_for(scenario: Scenario) -> Chain:
     return build(scenario)
 
 
+def check_cap(scenario: Scenario, chain: Chain, cap: int = STATE_CAP) -> None:
+    """Refuse a chain whose estimate is over ``cap`` or its own cap, before solving anything.
+
+    Raises:
+        TooManyStates: over the lower of the two (``exact_cap`` says what ``--exact`` solves).
+    """
+    own = min(STATE_CAP, chain.cap())
+    estimate = chain.estimate()
+    if estimate > min(cap, own):
+        raise TooManyStates(estimate, min(cap, own), f"for {scenario.name}", exact_cap=own)
+
+
 def exact_fight(scenario: Scenario, cap: int = STATE_CAP) -> ExactFight:
     """Solve a scenario's fight exactly.
 
@@ -110,10 +122,7 @@ def exact_fight(scenario: Scenario, cap: int = STATE_CAP) -> ExactFight:
         TooManyStates: its chain would need more than ``cap`` states (sample it instead).
     """
     chain = chain_for(scenario)
-    estimate = chain.estimate()
-    cap = min(cap, chain.cap())
-    if estimate > cap:
-        raise TooManyStates(estimate, cap, f"for {scenario.name}")
+    check_cap(scenario, chain, cap)
     solution = solve(chain.start(), chain.step, chain.steps, chain.timeout, cap)
     limit = Fraction(scenario.time_limit_s).limit_denominator(10**6)
     return ExactFight(solution, chain.step_s, limit)
@@ -126,5 +135,6 @@ __all__ = [
     "NotExact",
     "TooManyStates",
     "chain_for",
+    "check_cap",
     "exact_fight",
 ]

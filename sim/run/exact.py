@@ -126,9 +126,11 @@ def choose_method(scenario: Scenario, method: str, cap: int = STATE_CAP) -> tupl
 def auto_reason(why: NotExact | TooManyStates) -> str:
     """Why ``auto`` samples: the chain's refusal, or its estimate over ``auto``'s cap."""
     if isinstance(why, TooManyStates):
+        if why.estimate > why.exact_cap:
+            return f"about {why.estimate:,} states, over its chain's cap of {why.exact_cap:,}"
         return (
             f"about {why.estimate:,} states, over auto's cap of {why.cap:,}; --exact solves up "
-            f"to {STATE_CAP:,}"
+            f"to {why.exact_cap:,}"
         )
     return str(why)
 

@@ -25,6 +25,7 @@ from sim.exact.chain import TooManyStates
 from sim.exact.errors import NotExact
 from sim.exact.fight import exact_fight
 from sim.run.api import simulate
+from sim.run.exact import choose_method
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.exact.brute import bounded_engine_law, chain_law
 
@@ -200,3 +201,9 @@ def test_the_bundled_hundred_round_duel_is_refused_by_its_cap_before_solving(mon
     data["time_limit"] = 60
     small = fight.chain_for(scenario_from_dict(data))
     assert small.estimate() <= small.cap()
+
+
+def test_auto_samples_the_bundled_duel_saying_its_chains_cap():
+    choice, fight_ = choose_method(load_scenario("scenarios/p3-moonbelly-vs-kronzer.yaml"), "auto")
+    assert fight_ is None and choice.method == "sample"
+    assert choice.reason == "about 7,680 states, over its chain's cap of 250"

@@ -18,6 +18,7 @@ from sim.exact.errors import NotExact
 from sim.exact.fight import chain_for, exact_fight
 from sim.exact.target10_team import TEAM_CAP, Team
 from sim.run.api import simulate
+from sim.run.exact import choose_method
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.exact.brute import chain_law, engine_law
 from tests.exact.test_target10_chain import fighter
@@ -131,3 +132,11 @@ def test_three_a_side_and_a_moving_member_are_not_a_chain():
     charge = {"declare": {"movement": "charge", "action": "kill"}}
     with pytest.raises(NotExact, match="moves"):
         chain_for(teams([fighter("A1"), fighter("A2", tactics=charge)], [fighter("B")]))
+
+
+def test_auto_over_its_cap_names_what_exact_solves_for_two_a_side():
+    choice, solved = choose_method(load_scenario(TWO_A_SIDE), "auto")
+    assert solved is None and choice.method == "sample"
+    assert choice.reason == (
+        f"about 17,808 states, over auto's cap of 2,000; --exact solves up to {TEAM_CAP:,}"
+    )
