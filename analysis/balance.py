@@ -39,12 +39,13 @@ from scipy.optimize import brentq
 from scipy.special import expit, logit
 from scipy.stats import norm
 
-from analysis.results import run_meta, write_results
+from analysis.results import write_results
 from analysis.sweep import Parameter, plan_sweep, run_sweep
 from sim.engine.errors import EXIT_BAD_INPUT, CommandError
 from sim.rules.wording import possessive
 from sim.run.choices import Execution
 from sim.run.files import write_text
+from sim.run.meta import run_meta
 from sim.run.outdir import FolderLock
 from sim.run.records import combat_columns
 from sim.run.summary import wilson_interval

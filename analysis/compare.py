@@ -47,9 +47,10 @@ from scipy.stats import t as student_t
 
 from analysis.job import Streaming, digest, finish_job, open_job, slug
 from analysis.precision import DEFAULT_BATCH, DEFAULT_MAX_RUNS, PreciseRun, run_until_precise
-from analysis.results import made_with, write_results
+from analysis.results import write_results
 from sim.rules.wording import counted
 from sim.run.choices import Execution
+from sim.run.meta import made_with
 from sim.run.records import DRAW
 from sim.run.runner import range_records
 from sim.run.store import json_ready, scenario_record
@@ -691,7 +692,6 @@ def compare(
     Raises:
         ScenarioError: a file cannot be used, a variant does not exist, or sides differ.
     """
-
     chosen, title = comparison_arms(scenario, variants, others)
     return compare_arms(chosen, runs, seed, title=title, **options)
 

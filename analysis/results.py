@@ -27,8 +27,6 @@ import json
 import re
 import warnings
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -42,13 +40,10 @@ from sim.run.outdir import FolderLock
 from sim.run.store import (
     ResultsWarning,
     StoreDamaged,
-    json_ready,
-    scenario_record,
     scenario_text,
     stored_chunks,
 )
 from sim.run.tables import save_frame
-from sim.run.version import __version__
 from sim.scenario.schema import Scenario
 
 #: Columns every outcome table has; a file without them is not combatsim output.
@@ -419,44 +414,6 @@ def _json(path: Path) -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         raise ResultsError(f"{path}: not readable JSON ({exc})") from None
     return loaded if isinstance(loaded, dict) else {}
-
-
-def run_meta(
-    scenario: Scenario, seed: int, runs: int, kind: str = "run", **extra: Any
-) -> dict[str, Any]:
-    """How a set of results was made, JSON-ready (written as ``meta.json``).
-
-    It says what ``scenario.yaml`` is (:func:`sim.run.store.scenario_record`): the file as
-    written, and the values set on top of it.
-    """
-    return json_ready(
-        {
-            "kind": kind,
-            "scenario": scenario.name,
-            "file": scenario.file,
-            "rules": scenario.rules,
-            "options": scenario.option_values(),
-            "time_limit_s": scenario.time_limit_s,
-            "side_names": list(scenario.side_names),
-            "seed": seed,
-            "runs": runs,
-            **scenario_record(scenario),
-            **made_with(),
-            **extra,
-        }
-    )
-
-
-def made_with() -> dict[str, str]:
-    """The combatsim version and the time, for a ``meta.json``."""
-    try:
-        combatsim_version = version("combatsim")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        combatsim_version = __version__
-    return {
-        "combatsim_version": combatsim_version,
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
 
 
 def write_results(

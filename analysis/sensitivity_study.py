@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.job import Streaming, finish_job, open_job
-from analysis.results import run_meta, write_results
+from analysis.results import write_results
 from analysis.sensitivity import (
     Effect,
     Factor,
@@ -44,6 +44,7 @@ from analysis.sensitivity import (
 )
 from analysis.sensitivity_plan import StudyPlan, StudyPoint, plan_study
 from sim.run.api import Execution, RunResult, simulate
+from sim.run.meta import run_meta
 from sim.run.runner import DEFAULT_CHUNK
 from sim.run.store import StoreMismatch
 from sim.run.summary import wilson_interval

@@ -30,8 +30,9 @@ from analysis.precision import (
     run_until_precise,
     win_rate_intervals,
 )
-from analysis.results import run_meta, write_results
+from analysis.results import write_results
 from sim.run.api import Execution, RunResult, simulate
+from sim.run.meta import run_meta
 from sim.run.records import DRAW
 from sim.run.summary import round_length_s, summarize, wilson_interval
 from sim.scenario.loader import load_scenario, made_from, scenario_from_dict

@@ -19,9 +19,9 @@ import pandas as pd
 from analysis.game import ALPHA, Bootstrap, DominanceTests, Eliminated, GameSolution
 from analysis.job import finish_job
 from analysis.precision import PreciseRun
-from analysis.results import run_meta
 from analysis.tournament_plot import plot_tournament, save_figure
 from sim.run.files import write_text
+from sim.run.meta import run_meta
 from sim.run.outdir import FolderLock
 from sim.run.store import write_scenario
 from sim.run.tables import save_frame

@@ -43,7 +43,7 @@ from typing import NamedTuple
 from sim.engine.dice import DiceExpr
 from sim.engine.distribution import Distribution
 from sim.exact.chain import STATE_CAP, Ending
-from sim.exact.errors import NotExact
+from sim.exact.errors import NotExact, require_duel
 from sim.exact.weights import Weights
 from sim.rules.acs.action_dice import SEGMENTS
 from sim.rules.acs.defenses import costs_action, lost_action
@@ -532,8 +532,7 @@ def duel(scenario: Scenario) -> Duel:
             f"the ACS chain plays the percentile resolution, not the hybrid {options.resolution!r}"
         )
     roster = prepared.roster
-    if len(roster) != 2 or {entry.side for entry in roster} != {0, 1}:
-        raise NotExact("the ACS chain plays a duel: one combatant on each of two sides")
+    require_duel((entry.side for entry in roster), "ACS")
     if prepared.space is not None:
         raise NotExact("the ACS chain plays duellists in reach who do not move")
     for entry in roster:

@@ -33,7 +33,7 @@ from typing import NamedTuple
 from sim.engine.combat import Combat
 from sim.engine.dice import Dice
 from sim.exact.chain import Ending
-from sim.exact.errors import NotExact
+from sim.exact.errors import NotExact, require_duel
 from sim.exact.weights import Weights
 from sim.rules.prop3.character import DODGE, PARRY, RANDOM, LastingEffect, P3Fighter
 from sim.rules.prop3.consequences import ATTACKER, Consequence, Counter
@@ -454,10 +454,7 @@ def duel(scenario: Scenario) -> Duel:
     prepared = scenario.system.prepare(scenario)
     if not isinstance(prepared, Prop3Prepared):
         raise NotExact("the Proposition Three chain plays rules: prop3 in rounds")
-    if len(prepared.roster) != 2 or {side for _, side, *_ in prepared.roster} != {0, 1}:
-        raise NotExact(
-            "the Proposition Three chain plays a duel: one combatant on each of two sides"
-        )
+    require_duel((side for _, side, *_ in prepared.roster), "Proposition Three")
     spawned = prepared.spawn(Dice.from_floats([]))
     fighters = (spawned[0], spawned[1])
     combat = Combat(list(fighters), scenario.side_names, Dice.from_floats([]), 1e9)

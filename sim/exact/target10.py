@@ -31,7 +31,7 @@ from sim.engine.combat import Combat
 from sim.engine.dice import Dice, DiceExpr
 from sim.engine.distribution import Distribution
 from sim.exact.chain import STATE_CAP, Ending
-from sim.exact.errors import NotExact
+from sim.exact.errors import NotExact, require_duel
 from sim.exact.weights import Weights
 from sim.rules.acs.percentile import damage_law
 from sim.rules.target10.actions import DAMAGING, KILL, take_damage
@@ -298,8 +298,7 @@ def duel(scenario: Scenario) -> Duel:
     prepared = scenario.system.prepare(scenario)
     if not isinstance(prepared, Target10Prepared):
         raise NotExact("a Target 10 test outside combat is not a fight")
-    if len(prepared.roster) != 2 or {side for _, side, *_ in prepared.roster} != {0, 1}:
-        raise NotExact("the Target 10 chain plays a duel: one combatant on each of two sides")
+    require_duel((side for _, side, *_ in prepared.roster), "Target 10")
     fighters, rs = scratch_round(scenario, prepared)
     sides = []
     for me in (0, 1):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -25,12 +24,12 @@ from sim.exact.errors import NotExact
 from sim.exact.fight import ExactFight, exact_fight
 from sim.exact.weights import Weights
 from sim.run.files import write_text
+from sim.run.meta import run_meta
 from sim.run.outdir import FolderLock
 from sim.run.result import RunResult
-from sim.run.store import json_ready, scenario_record, write_scenario
+from sim.run.store import write_scenario
 from sim.run.summary import round_length_s
 from sim.run.tables import outcomes_frame
-from sim.run.version import __version__
 from sim.scenario.schema import Scenario
 
 #: The ways a run may be answered.
@@ -61,23 +60,7 @@ class ExactResult(RunResult):
 
 def exact_meta(scenario: Scenario, kind: str = "run") -> dict[str, Any]:
     """How exact results were made (``meta.json``): the scenario, its rules, no seed or runs."""
-    return json_ready(
-        {
-            "kind": kind,
-            "method": "exact",
-            "scenario": scenario.name,
-            "file": scenario.file,
-            "rules": scenario.rules,
-            "options": scenario.option_values(),
-            "time_limit_s": scenario.time_limit_s,
-            "side_names": list(scenario.side_names),
-            "seed": None,
-            "runs": None,
-            **scenario_record(scenario),
-            "combatsim_version": __version__,
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-    )
+    return run_meta(scenario, None, None, kind, method="exact")
 
 
 @dataclass(frozen=True)
