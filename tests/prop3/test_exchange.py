@@ -27,6 +27,7 @@ from sim.rules.prop3.exchange import (
     MAX_TIES,
     Attempt,
     AttemptOutcome,
+    AttemptPlan,
     ExchangeInput,
     ExchangeOutcome,
     ExchangeRules,
@@ -87,8 +88,14 @@ def _spied(path: str | dict, combats: range):
     """Trace ``combats`` of a scenario with ``roll_exchange`` spied on: (fighters, trace, calls)."""
     calls: list[tuple[ExchangeInput, ExchangeOutcome]] = []
 
-    def spy(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
-        outcome = roll_exchange(exchange, dice)
+    def spy(
+        exchange: ExchangeInput, dice: Dice, first: AttemptPlan | None = None
+    ) -> ExchangeOutcome:
+        if first is not None:  # a plan the caller kept is the one of this input's first attempt
+            assert first.exchange == exchange
+            reserves = (exchange.attack_reserve, exchange.defense_reserve)
+            assert (first.a_left, first.d_left) == reserves
+        outcome = roll_exchange(exchange, dice, first)
         calls.append((exchange, outcome))
         return outcome
 
@@ -138,7 +145,9 @@ def _critical(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
 def test_replacing_the_function_changes_every_path(path):
     calls = []
 
-    def stub(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
+    def stub(
+        exchange: ExchangeInput, dice: Dice, first: AttemptPlan | None = None
+    ) -> ExchangeOutcome:
         calls.append(exchange)
         return _critical(exchange, dice)
 

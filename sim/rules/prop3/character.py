@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from sim.rules.acs.fighter import AcsFighter
     from sim.rules.prop3.declaring import FormValues, Matchup
     from sim.rules.prop3.hybrid import HybridBody, HybridProfile
-    from sim.rules.prop3.melee import Declared
+    from sim.rules.prop3.melee import Declared, MeleePlan
     from sim.rules.prop3.pool import Result
 
     #: A state of an attack the form values depend on: the matchup, both Vigors, the attacker's
@@ -59,6 +59,8 @@ if TYPE_CHECKING:
     #: The same state with whether a defense may be declared and who is higher
     #: (``melee.declare``).
     DeclaredKey: TypeAlias = tuple[Matchup, int, int, int, int, bool, bool]
+    #: The declared state with whether the defender may defend (``melee.melee_plan``).
+    PlanKey: TypeAlias = tuple[Matchup, int, int, int, int, bool, bool]
     #: A shot's state: the target's profile, both Vigors, the distance, aimed, the extra wiggle
     #: and the target's dice lost (``missiles.Shot.state``).
     ShotKey: TypeAlias = tuple["Profile", int, int, float, bool, int, int]
@@ -160,6 +162,7 @@ class Profile:
         "move_up",
         "natural",
         "offset",
+        "plans",
         "points",
         "pools",
         "rating",
@@ -224,12 +227,13 @@ class Profile:
         self.choose = TARGETS[tactics.target]
         self.each_action = tactics.retarget == "each_action"
         # What it can do against other profiles, kept as the fight finds it (declaring.py,
-        # missiles.py): the matchup, the pools and the form values in a given state, and the
-        # defenses its gear allows against a missile (with its weapon in hand or not).
+        # melee.py, missiles.py): the matchup, the pools, the form values and the whole melee
+        # plan in a given state, and the defenses its gear allows against a missile (with its weapon in hand or not).
         self.matchups: dict[tuple[Profile, bool], Matchup] = {}
         self.pools: dict[PoolsKey, tuple[Pool, Pool | None]] = {}
         self.values: dict[ValuesKey, FormValues] = {}
         self.declared: dict[DeclaredKey, Declared] = {}
+        self.plans: dict[PlanKey, MeleePlan] = {}
         self.missile_defenses: dict[bool, list[int]] = {}
         self.shot_pools: dict[tuple[ShotKey, int | None], tuple[Pool, Pool | None]] = {}
         self.shot_defenses: dict[tuple[ShotKey, bool], int] = {}

@@ -376,7 +376,7 @@ class AttemptPlan:
         self.attack = kept_of(exchange, exchange.attack, 0, a_left)
         self._defense: KeptTable | RolledPool | None = None
         self._attacks: dict[Kept, tuple[Counted, Outcome | None]] = {}
-        self._answers: dict[tuple[Result, Kept], tuple[Counted, Outcome]] = {}
+        self._answers: dict[tuple[int, Kept], tuple[Counted, Outcome]] = {}
 
     def defense(self) -> KeptTable | RolledPool:
         """The defender's table (looked up when it first rolls)."""
@@ -401,7 +401,7 @@ class AttemptPlan:
             return Attempt(a_kept.faces, a, outcome)
         table = self.defense()
         d_kept = table.draw(dice)
-        key = (a.result, d_kept)
+        key = (a.result.rank, d_kept)  # a rank names its result, and hashes in C
         answer = self._answers.get(key)
         if answer is None:
             answer = defense_step(exchange, a.result, d_kept, self.d_left)
@@ -416,29 +416,38 @@ def attempt_plan(exchange: ExchangeInput, a_left: int, d_left: int) -> AttemptPl
     return AttemptPlan(exchange, a_left, d_left)
 
 
-def roll_exchange(exchange: ExchangeInput, dice: Dice) -> ExchangeOutcome:
+def roll_exchange(
+    exchange: ExchangeInput, dice: Dice, first: AttemptPlan | None = None
+) -> ExchangeOutcome:
     """Play one exchange on a combat's dice: attempts until one is not a full tie.
 
     Args:
         exchange: the inputs.
         dice: the combat's stream (one uniform number per kept roll drawn).
+        first: ``attempt_plan(exchange, exchange.attack_reserve, exchange.defense_reserve)``
+            if the caller keeps it (None: looked up).
 
     Returns:
         Every attempt and the outcome (a tie still standing after :data:`MAX_TIES` attempts is
         defended).
     """
     a_left, d_left = exchange.attack_reserve, exchange.defense_reserve
+    plan = attempt_plan(exchange, a_left, d_left) if first is None else first
     attempts: list[Attempt] = []
     while True:
-        attempt = attempt_plan(exchange, a_left, d_left).roll(dice)
+        attempt = plan.roll(dice)
         attempts.append(attempt)
         outcome = attempt.outcome
         if outcome != TIE:
             return ExchangeOutcome(tuple(attempts), outcome, *damage(exchange.rules, outcome))
         if len(attempts) >= MAX_TIES:
             return ExchangeOutcome(tuple(attempts), DEFENDED)
-        a_left -= attempt.attack.extra
-        d_left -= attempt.defense.extra if attempt.defense is not None else 0
+        a_spent = attempt.attack.extra
+        d_spent = attempt.defense.extra if attempt.defense is not None else 0
+        if a_spent or d_spent:
+            a_left -= a_spent
+            d_left -= d_spent
+            plan = attempt_plan(exchange, a_left, d_left)
 
 
 # -- exact ----------------------------------------------------------------------------------------

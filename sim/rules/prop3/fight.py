@@ -31,7 +31,7 @@ from sim.rules.prop3.spending import attack_wiggle, defense_wiggle
 if TYPE_CHECKING:
     from sim.engine.combat import Combat
     from sim.rules.prop3.character import Body
-    from sim.rules.prop3.exchange import Attempt
+    from sim.rules.prop3.exchange import Attempt, AttemptPlan
     from sim.rules.prop3.models import Rules
     from sim.rules.prop3.pool import Pool
 
@@ -216,6 +216,7 @@ class Fight(Generic[F]):
         primary: bool = False,
         save: int = 0,
         automatic: bool = False,
+        first: AttemptPlan | None = None,
     ) -> ExchangeOutcome:
         """Play one exchange (:func:`~sim.rules.prop3.exchange.roll_exchange`) and apply it.
 
@@ -228,13 +229,18 @@ class Fight(Generic[F]):
             primary: the attack is an action on the ACS clock (which books its defense itself).
             save: armor points that may still save a failed missile defense.
             automatic: an automatic hit, rolled only to see whether it is critical.
+            first: the tables of the first attempt, kept by the caller for an input that is
+                always the same (:meth:`fixed_input`); None: looked up.
 
         Returns:
             The outcome, applied: persistent points spent, the defense booked, the trace told.
             What the outcome does to the fight is the caller's (``outcomes.settle``).
         """
-        exchange = self.exchange_input(attacker, defender, attack, defense, save, automatic)
-        outcome = roll_exchange(exchange, self.dice)
+        if first is None:
+            exchange = self.exchange_input(attacker, defender, attack, defense, save, automatic)
+        else:
+            exchange = first.exchange
+        outcome = roll_exchange(exchange, self.dice, first)
         booked = False
         for attempt in outcome.attempts:
             if attempt.attack.extra > 0:
@@ -273,6 +279,20 @@ class Fight(Generic[F]):
             save,
             automatic,
         )
+
+    def fixed_input(
+        self, attacker: F, defender: F, attack: Pool, defense: Pool | None
+    ) -> ExchangeInput | None:
+        """The input of an exchange of these pools if it is always the same, else None.
+
+        It is unless a side has persistent points it may spend (their reserves change).
+        """
+        if self.rules.spending != "never" and (
+            attacker.state.profile.has_points
+            or (defense is not None and defender.state.profile.has_points)
+        ):
+            return None
+        return self.exchange_input(attacker, defender, attack, defense)
 
     def _spend(self, fighter: F, pool: Pool, amount: int) -> None:
         """Take ``amount`` persistent points from the pools that help ``pool``, focuses first."""

@@ -34,6 +34,7 @@ from sim.rules.prop3.declaring import (
     melee_pools,
     pick,
 )
+from sim.rules.prop3.exchange import AttemptPlan, attempt_plan
 from sim.rules.prop3.outcomes import settle
 from sim.rules.prop3.pool import Pool
 from sim.rules.prop3.tactics import auto_hit_value
@@ -71,7 +72,13 @@ def melee_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fals
             can_defend=plan.can_defend,
         )
     exchange = fight.exchange(
-        attacker, defender, plan.attack, plan.defense, name=ATTACK_NAMES[a], primary=primary
+        attacker,
+        defender,
+        plan.attack,
+        plan.defense,
+        name=ATTACK_NAMES[a],
+        primary=primary,
+        first=plan.first,
     )
     settle(fight, attacker, defender, exchange, d, missile=False)
     return exchange.defense_rolled
@@ -85,12 +92,15 @@ class MeleePlan(NamedTuple):
         attack: the attacker's pool.
         defense: the defender's pool (None: undefended).
         can_defend: the fight lets the defender defend.
+        first: the tables of the exchange's first attempt (``exchange.attempt_plan``) when its
+            input is the same every time (no persistent points to spend), else None.
     """
 
     forms: Declared
     attack: Pool
     defense: Pool | None
     can_defend: bool
+    first: AttemptPlan | None = None
 
 
 def melee_plan(
@@ -99,7 +109,9 @@ def melee_plan(
     """The forms and pools of ``attacker``'s melee attack on ``defender`` (None: no attack).
 
     A pure function of the combatants as they stand, except that a tactic ``random`` draws its
-    form on the fight's dice.
+    form on the fight's dice. Without one, the plan is a function of the matchup, both Vigors,
+    the defender's exposure and dice lost, whether it may defend and who is higher, so it is
+    kept on the attacker's profile by those.
     """
     facing = _facing(fight, attacker, defender)
     if facing is None:
@@ -107,10 +119,27 @@ def melee_plan(
     m, xw = facing
     xl = defender.state.shaken
     can_defend = fight.can_defend(defender, primary)
+    pa = attacker.state.profile
+    if pa.attack == RANDOM or defender.state.profile.defense == RANDOM:
+        return _plan(fight, attacker, defender, m, xw, xl, can_defend)
+    higher = can_defend and bool(m.declarable) and fight.higher(attacker, defender)
+    key = (m, attacker.hp, defender.hp, xw, xl, can_defend, higher)
+    found = pa.plans.get(key)
+    if found is None:
+        found = pa.plans[key] = _plan(fight, attacker, defender, m, xw, xl, can_defend)
+    return found
+
+
+def _plan(
+    fight: Fight[F], attacker: F, defender: F, m: Matchup, xw: int, xl: int, can_defend: bool
+) -> MeleePlan:
+    """The plan of :func:`melee_plan`, worked out (uncached)."""
     opposed = can_defend and bool(m.declarable)
     forms = declare(fight, attacker, defender, m, xw, xl, opposed)
     attack, defense = melee_pools(attacker, defender, m, forms.attack, forms.defense, xw, xl)
-    return MeleePlan(forms, attack, defense, can_defend)
+    fixed = fight.fixed_input(attacker, defender, attack, defense)
+    first = None if fixed is None else attempt_plan(fixed, 0, 0)
+    return MeleePlan(forms, attack, defense, can_defend, first)
 
 
 class Declared(NamedTuple):
