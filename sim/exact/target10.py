@@ -30,7 +30,6 @@ from typing import NamedTuple
 
 from sim.engine.combat import Combat
 from sim.engine.dice import Dice, DiceExpr
-from sim.engine.distribution import Distribution
 from sim.exact.chain import STATE_CAP, Ending
 from sim.exact.errors import NotExact, require_duel
 from sim.exact.weights import Weights
@@ -118,6 +117,9 @@ class Duel:
     _attack_laws: dict[tuple[int, int, int], tuple[int, tuple[tuple[int, int, bool, int], ...]]] = (
         field(default_factory=dict, init=False, repr=False, compare=False)
     )
+    _hurts: dict[tuple[int, int, int, int, int], tuple[int, int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     #: Game seconds of one step (a round).
     step_s = Fraction(ROUND_S)
@@ -131,16 +133,22 @@ class Duel:
         spans = [h.maximum + 1 for h in self.hp]
         return spans[0] * spans[1] * (self.luck[0] + 1) * (self.luck[1] + 1)
 
-    def start(self) -> Distribution[DuelState | Ending]:
+    def start(self) -> Weights[DuelState | Ending]:
         """The law of the first round's state: both hit point rolls (in scenario order).
 
         Each roll's law is the sum of its dice as ``DiceExpr.roll`` adds them
         (:func:`~sim.rules.acs.percentile.damage_law`, one die at a time, not every face of
-        every die at once).
+        every die at once); the pairs are weighed in whole numbers.
         """
-        first = damage_law(self.hp[0])
-        second = damage_law(self.hp[1])
-        return first.bind(lambda a: second.map(lambda b: DuelState(a, b, *self.luck)))
+        first = Weights.of(damage_law(self.hp[0]))
+        second = Weights.of(damage_law(self.hp[1]))
+        l0, l1 = self.luck
+        return Weights(
+            first.denominator * second.denominator,
+            tuple(
+                (DuelState(a, b, l0, l1), v * w) for a, v in first.pairs for b, w in second.pairs
+            ),
+        )
 
     def timeout(self, state: DuelState) -> Ending:
         """Both still standing at the time limit: a draw."""
@@ -262,12 +270,20 @@ class Duel:
         return d0 * d1, law
 
     def _hurt(self, me: int, hp: int, luck: int, effect: int, amount: int) -> tuple[int, int]:
-        """One of two blows landing together on ``me`` (``effects.land``): luck may cancel it."""
-        if luck > 0 and cancel_hits(hp, [amount], luck, self.sides[me].luck_policy):
-            return hp, luck - 1
-        kill, subdue = (amount, 0) if effect == KILL else (0, amount)
-        after, _how = take_damage(hp, kill, subdue, self.zero_hp)
-        return after, luck
+        """One of two blows landing together on ``me`` (``effects.land``): luck may cancel it.
+
+        Its hit points and luck after it, worked out once for the whole solve.
+        """
+        key = (me, hp, luck, effect, amount)
+        found = self._hurts.get(key)
+        if found is None:
+            if luck > 0 and cancel_hits(hp, [amount], luck, self.sides[me].luck_policy):
+                found = (hp, luck - 1)
+            else:
+                kill, subdue = (amount, 0) if effect == KILL else (0, amount)
+                found = (take_damage(hp, kill, subdue, self.zero_hp)[0], luck)
+            self._hurts[key] = found
+        return found
 
     def _settled(self, raw: Raw) -> DuelState | Ending:
         """The round's end: the fight goes on from its state, or its ending.
