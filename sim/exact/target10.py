@@ -21,15 +21,15 @@ tactics) is not a chain here: :func:`duel` raises :class:`NotExact` saying why.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from sim.engine.combat import Combat
 from sim.engine.dice import Dice, DiceExpr
-from sim.engine.distribution import Distribution
 from sim.exact.chain import STATE_CAP, Ending
 from sim.exact.errors import NotExact, require_duel
 from sim.exact.weights import Weights
@@ -79,6 +79,11 @@ class DuelState(NamedTuple):
         return cls(hp[0], hp[1], luck[0], luck[1])
 
 
+#: A round's end as plain numbers, ``(hp0, hp1, luck0, luck1)``, before it is read
+#: (:meth:`Duel._settled`): hit points at 0 or below are out.
+Raw = tuple[int, int, int, int]
+
+
 @dataclass(frozen=True)
 class Side:
     """One duellist as the chain sees it: its attack on the other, its luck policy."""
@@ -106,7 +111,13 @@ class Duel:
     zero_hp: str
     steps: int
     orders: Weights[tuple[tuple[int, ...], ...]]
-    _seconds: dict[tuple[DuelState, int], Weights[DuelState | Ending]] = field(
+    _lones: dict[tuple[int, int, int, int], tuple[int, tuple[tuple[int, int, int, int], ...]]] = (
+        field(default_factory=dict, init=False, repr=False, compare=False)
+    )
+    _attack_laws: dict[tuple[int, int, int], tuple[int, tuple[tuple[int, int, bool, int], ...]]] = (
+        field(default_factory=dict, init=False, repr=False, compare=False)
+    )
+    _hurts: dict[tuple[int, int, int, int, int], tuple[int, int]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -122,17 +133,21 @@ class Duel:
         spans = [h.maximum + 1 for h in self.hp]
         return spans[0] * spans[1] * (self.luck[0] + 1) * (self.luck[1] + 1)
 
-    def start(self) -> Distribution[DuelState | Ending]:
+    def start(self) -> Weights[DuelState | Ending]:
         """The law of the first round's state: both hit point rolls (in scenario order).
 
         Each roll's law is the sum of its dice as ``DiceExpr.roll`` adds them
         (:func:`~sim.rules.acs.percentile.damage_law`, one die at a time, not every face of
-        every die at once).
+        every die at once); the pairs are weighed in whole numbers.
         """
-        first = damage_law(self.hp[0])
-        second = damage_law(self.hp[1])
-        return first.bind(
-            lambda a: second.map(lambda b: DuelState(a, b, *self.luck))
+        first = Weights.of(damage_law(self.hp[0]))
+        second = Weights.of(damage_law(self.hp[1]))
+        l0, l1 = self.luck
+        return Weights(
+            first.denominator * second.denominator,
+            tuple(
+                (DuelState(a, b, l0, l1), v * w) for a, v in first.pairs for b, w in second.pairs
+            ),
         )
 
     def timeout(self, state: DuelState) -> Ending:
@@ -141,106 +156,159 @@ class Duel:
         return Ending(None, "time_limit", (1, 1), (max(hp[0], 0), max(hp[1], 0)))
 
     def step(self, state: DuelState) -> Weights[DuelState | Ending]:
-        """The law of what one round leaves: a state, or the fight's ending."""
-        return self.orders.bind(lambda order: self._steps(state, order))
+        """The law of what one round leaves: a state, or the fight's ending.
 
-    def _steps(
-        self, state: DuelState, order: tuple[tuple[int, ...], ...]
-    ) -> Weights[DuelState | Ending]:
-        if len(order) == 1:
-            return self._together(state).map(self._settled)
-        first, second = order[0][0], order[1][0]
-        return self._alone(state, first).bind(lambda after: self._second(after, second))
-
-    def _second(self, state: DuelState, me: int) -> Weights[DuelState | Ending]:
-        """The round's end after the first blow: ``me`` strikes back alone unless taken out.
-
-        Many rounds pass through the same state here (from every state above it), so each
-        law is worked out once for the whole solve.
+        Each order of the round's steps gives the law of the round's end as whole numbers over
+        a denominator of its own (:meth:`_in_turn`, :meth:`_together`), each outcome as plain
+        ``(hp0, hp1, luck0, luck1)`` numbers while they are added up; the orders' weights mix
+        them, and each distinct outcome is read once at the end (:meth:`_settled`).
         """
-        law = self._seconds.get((state, me))
-        if law is None:
-            if _out(state, me):
-                law = Weights.certain(self._settled(state))
-            else:
-                law = self._alone(state, me).map(self._settled)
-            self._seconds[state, me] = law
-        return law
-
-    def _attacks(self, state: DuelState, me: int) -> Weights[tuple[int, int, bool]]:
-        """``me``'s attack on the other as (effect, damage, luck spent to hit), by its law."""
-        luck = state.luck[me]
-        attack = self.sides[me].attack
-        # The target's hit points matter only to an attacker who may spend luck to hit.
-        weighs = luck > 0 and attack.succeed.spends
-        return attack_law(attack, luck, state.hp[1 - me] if weighs else 0)
-
-    def _alone(self, state: DuelState, me: int) -> Weights[DuelState]:
-        """``me`` attacks alone on its score: a hit lands at once (``land_blow``)."""
-        them = 1 - me
-        attacks = self._attacks(state, me)
+        parts = [
+            self._together(state) if len(order) == 1 else self._in_turn(state, order[0][0])
+            for order, _ in self.orders.pairs
+        ]
+        common = math.lcm(*(d for d, _ in parts))
+        table: dict[Raw, int] = {}
+        for (_, w), (d, law) in zip(self.orders.pairs, parts, strict=True):
+            up = w * (common // d)
+            for raw, v in law.items():
+                table[raw] = table.get(raw, 0) + v * up
+        settled = self._settled
         return Weights.merged(
-            attacks.denominator,
-            ((self._blow(state, me, them, *attack), w) for attack, w in attacks.pairs),
+            self.orders.denominator * common, ((settled(raw), v) for raw, v in table.items())
         )
 
-    def _blow(
-        self, state: DuelState, me: int, them: int, effect: int, amount: int, lucky: bool
-    ) -> DuelState:
-        """What one attack of ``me`` alone leaves: luck spent, the blow landed or ignored."""
-        hp, luck = list(state.hp), list(state.luck)
-        luck[me] -= lucky
-        if effect:
-            landing = blow_lands(
-                effect, amount, hp[them], luck[them], self.sides[them].luck_policy, self.zero_hp
-            )
-            if landing.ignored:
-                luck[them] -= 1
-            else:
-                hp[them] = landing.hp
-        return DuelState.of(hp, luck)
+    def _in_turn(self, state: DuelState, a: int) -> tuple[int, dict[Raw, int]]:
+        """``a`` attacks alone first, then the other strikes back alone unless taken out.
 
-    def _together(self, state: DuelState) -> Weights[DuelState]:
+        Each hit lands at once (``land_blow``). The law is over ``d1 * d2``: the first blow's
+        denominator and the least common multiple of the blows back's.
+        """
+        b = 1 - a
+        hp, luck = state.hp, state.luck
+        ha = hp[a]
+        d1, first = self._lone(a, hp[b], luck[b], luck[a])
+        backs = [self._lone(b, ha, la, lb) if hb > 0 else (1, ()) for hb, lb, la, _ in first]
+        d2 = math.lcm(*(d for d, _ in backs))
+        law: dict[Raw, int] = {}  # as (hp_a, hp_b, luck_a, luck_b) until the end
+        for (hb, lb, la, w1), (d, back) in zip(first, backs, strict=True):
+            if hb <= 0:  # taken out: no blow back
+                raw = (ha, hb, la, lb)
+                law[raw] = law.get(raw, 0) + w1 * d2
+                continue
+            up = w1 * (d2 // d)
+            for ha2, la2, lb2, w2 in back:
+                raw = (ha2, hb, la2, lb2)
+                law[raw] = law.get(raw, 0) + w2 * up
+        if a == 1:
+            law = {(h1, h0, l1, l0): w for (h0, h1, l0, l1), w in law.items()}
+        return d1 * d2, law
+
+    def _lone(
+        self, me: int, hp: int, luck: int, my_luck: int
+    ) -> tuple[int, tuple[tuple[int, int, int, int], ...]]:
+        """The law of ``me``'s attack alone on a target with ``hp`` and ``luck``.
+
+        As ``(target's hp, target's luck, me's luck, weight)`` over the denominator given: luck
+        spent to hit, the blow landed or ignored (:func:`~sim.rules.target10.exchange.
+        blow_lands`, as ``land_blow`` lands it). Worked out once for the whole solve.
+        """
+        key = (me, hp, luck, my_luck)
+        found = self._lones.get(key)
+        if found is None:
+            d, attacks = self._attacks(me, my_luck, hp)
+            weighted: dict[tuple[int, int, int], int] = {}
+            for effect, amount, lucky, w in attacks:
+                after = (*self._landed(1 - me, effect, amount, hp, luck), my_luck - lucky)
+                weighted[after] = weighted.get(after, 0) + w
+            found = self._lones[key] = (d, tuple((*o, w) for o, w in weighted.items()))
+        return found
+
+    def _attacks(
+        self, me: int, luck: int, target_hp: int
+    ) -> tuple[int, tuple[tuple[int, int, bool, int], ...]]:
+        """``me``'s attack as (effect, damage, luck spent to hit, weight), by its law."""
+        attack = self.sides[me].attack
+        # The target's hit points matter only to an attacker who may spend luck to hit.
+        if not (luck > 0 and attack.succeed.spends):
+            target_hp = 0
+        key = (me, luck, target_hp)
+        found = self._attack_laws.get(key)
+        if found is None:
+            law = attack_law(attack, luck, target_hp)
+            found = (law.denominator, tuple((*o, w) for o, w in law.pairs))
+            self._attack_laws[key] = found
+        return found
+
+    def _landed(self, them: int, effect: int, amount: int, hp: int, luck: int) -> tuple[int, int]:
+        """A lone blow on ``them``: its hit points and luck after it (``effect`` 0: none)."""
+        if not effect:
+            return hp, luck
+        landing = blow_lands(effect, amount, hp, luck, self.sides[them].luck_policy, self.zero_hp)
+        return (hp, luck - 1) if landing.ignored else (landing.hp, luck)
+
+    def _together(self, state: DuelState) -> tuple[int, dict[Raw, int]]:
         """Equal scores: both attack the state before the step; the hits land together.
 
-        One hit alone lands as a lone blow (``effects.land`` of one effect); two land together.
+        One hit alone lands as a lone blow (``effects.land`` of one effect); two land together
+        (:meth:`_hurt`). Over both attacks' denominators.
         """
-        first, second = self._attacks(state, 0), self._attacks(state, 1)
-        weighted = []
-        for (e0, a0, l0), w0 in first.pairs:
-            for (e1, a1, l1), w1 in second.pairs:
-                if not (e0 and e1):
-                    spent = state._replace(luck0=state.luck0 - l0, luck1=state.luck1 - l1)
-                    after = self._blow(spent, 0, 1, e0, a0, False) if e0 else spent
-                    after = self._blow(after, 1, 0, e1, a1, False) if e1 else after
+        h0, h1, l0, l1 = state
+        d0, first = self._attacks(0, l0, h1)
+        d1, second = self._attacks(1, l1, h0)
+        law: dict[Raw, int] = {}
+        for e0, a0, k0, w0 in first:
+            for e1, a1, k1, w1 in second:
+                if e0 and e1:
+                    after0 = self._hurt(0, h0, l0 - k0, e1, a1)
+                    after1 = self._hurt(1, h1, l1 - k1, e0, a0)
                 else:
-                    luck = [state.luck[0] - l0, state.luck[1] - l1]
-                    hp = list(state.hp)
-                    hp[1], luck[1] = self._hurt(hp[1], luck[1], e0, a0, 1)
-                    hp[0], luck[0] = self._hurt(hp[0], luck[0], e1, a1, 0)
-                    after = DuelState.of(hp, luck)
-                weighted.append((after, w0 * w1))
-        return Weights.merged(first.denominator * second.denominator, weighted)
+                    after0 = self._landed(0, e1, a1, h0, l0 - k0)
+                    after1 = self._landed(1, e0, a0, h1, l1 - k1)
+                raw = (after0[0], after1[0], after0[1], after1[1])
+                law[raw] = law.get(raw, 0) + w0 * w1
+        return d0 * d1, law
 
-    def _hurt(self, hp: int, luck: int, effect: int, amount: int, me: int) -> tuple[int, int]:
-        """One of two blows landing together (``effects.land``): luck may cancel it first."""
-        if luck > 0 and cancel_hits(hp, [amount], luck, self.sides[me].luck_policy):
-            return hp, luck - 1
-        kill, subdue = (amount, 0) if effect == KILL else (0, amount)
-        after, _how = take_damage(hp, kill, subdue, self.zero_hp)
-        return after, luck
+    def _hurt(self, me: int, hp: int, luck: int, effect: int, amount: int) -> tuple[int, int]:
+        """One of two blows landing together on ``me`` (``effects.land``): luck may cancel it.
 
-    def _settled(self, state: DuelState) -> DuelState | Ending:
-        """The state at the round's end: the fight goes on, or its ending."""
-        out = [_out(state, i) for i in (0, 1)]
-        if not any(out):
-            return state
-        if all(out):
-            return Ending(None, "mutual", (0, 0), (0, 0))
-        winner = out.index(False)
-        if winner == 0:
-            return Ending(0, "victory", (1, 0), (state.hp[0], 0))
-        return Ending(1, "victory", (0, 1), (0, state.hp[1]))
+        Its hit points and luck after it, worked out once for the whole solve.
+        """
+        key = (me, hp, luck, effect, amount)
+        found = self._hurts.get(key)
+        if found is None:
+            if luck > 0 and cancel_hits(hp, [amount], luck, self.sides[me].luck_policy):
+                found = (hp, luck - 1)
+            else:
+                kill, subdue = (amount, 0) if effect == KILL else (0, amount)
+                found = (take_damage(hp, kill, subdue, self.zero_hp)[0], luck)
+            self._hurts[key] = found
+        return found
+
+    def _settled(self, raw: Raw) -> DuelState | Ending:
+        """The round's end: the fight goes on from its state, or its ending.
+
+        A combatant at 0 hit points or below has left the fight (dead below 0, at 0 dead or
+        unconscious: a Kill or Subdue that leaves 0 puts the target out either way,
+        :func:`~sim.rules.target10.actions.take_damage`); hit points only fall by a blow.
+        """
+        h0, h1 = raw[0], raw[1]
+        if h0 > 0 and h1 > 0:
+            return DuelState._make(raw)
+        if h0 <= 0 and h1 <= 0:
+            return _MUTUAL
+        return _victory(0, h0) if h1 <= 0 else _victory(1, h1)
+
+
+#: Both out in the same round.
+_MUTUAL = Ending(None, "mutual", (0, 0), (0, 0))
+
+
+@cache
+def _victory(winner: int, hp: int) -> Ending:
+    """Side ``winner`` standing with ``hp`` hit points, the other out."""
+    survivors = (1, 0) if winner == 0 else (0, 1)
+    return Ending(winner, "victory", survivors, (hp, 0) if winner == 0 else (0, hp))
 
 
 @lru_cache(maxsize=4096)
@@ -255,15 +323,6 @@ def attack_law(attack: AttackInput, luck: int, target_hp: int) -> Weights[tuple[
         return effect, outcome.damage if effect else 0, outcome.lucky
 
     return Weights.of(distribution(attack, luck, target_hp).map(read))
-
-
-def _out(state: DuelState, i: int) -> bool:
-    """Whether combatant ``i`` has left the fight: dead below 0, at 0 dead or unconscious.
-
-    A Kill or Subdue that leaves 0 hit points puts the target out either way
-    (:func:`~sim.rules.target10.actions.take_damage`); hit points only fall by a blow.
-    """
-    return state.hp[i] <= 0
 
 
 def scratch_round(
