@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from sim.rules.prop3.declaring import FormValues, Matchup
     from sim.rules.prop3.hybrid import HybridBody, HybridProfile
     from sim.rules.prop3.melee import Declared, MeleePlan
+    from sim.rules.prop3.missiles import ShotPlan
     from sim.rules.prop3.pool import Result
 
     #: A state of an attack the form values depend on: the matchup, both Vigors, the attacker's
@@ -169,7 +170,7 @@ class Profile:
         "secured",
         "shield",
         "shoot",
-        "shot_defenses",
+        "shot_plans",
         "shot_pools",
         "sides",
         "size",
@@ -236,7 +237,7 @@ class Profile:
         self.plans: dict[PlanKey, MeleePlan] = {}
         self.missile_defenses: dict[bool, list[int]] = {}
         self.shot_pools: dict[tuple[ShotKey, int | None], tuple[Pool, Pool | None]] = {}
-        self.shot_defenses: dict[tuple[ShotKey, bool], int] = {}
+        self.shot_plans: dict[tuple[ShotKey, bool, bool], ShotPlan] = {}
 
 
 def _roll(
