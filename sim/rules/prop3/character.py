@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from sim.rules.acs.fighter import AcsFighter
     from sim.rules.prop3.declaring import FormValues, Matchup
     from sim.rules.prop3.hybrid import HybridBody, HybridProfile
+    from sim.rules.prop3.kept import KeptTable, RolledPool
     from sim.rules.prop3.melee import Declared, MeleePlan
     from sim.rules.prop3.missiles import ShotPlan
     from sim.rules.prop3.pool import Result
@@ -156,6 +157,7 @@ class Profile:
         "defense",
         "each_action",
         "has_points",
+        "initiatives",
         "matchups",
         "min_dice",
         "missile",
@@ -228,8 +230,10 @@ class Profile:
         self.choose = TARGETS[tactics.target]
         self.each_action = tactics.retarget == "each_action"
         # What it can do against other profiles, kept as the fight finds it (declaring.py,
-        # melee.py, missiles.py): the matchup, the pools, the form values and the whole melee
-        # plan in a given state, and the defenses its gear allows against a missile (with its weapon in hand or not).
+        # melee.py, missiles.py, initiative.py): the matchup, the pools, the form values and the
+        # whole melee plan in a given state, the defenses its gear allows against a missile (with
+        # its weapon in hand or not), the pools and whole plan of a shot in a given state, and
+        # its initiative table by its stat and the reading.
         self.matchups: dict[tuple[Profile, bool], Matchup] = {}
         self.pools: dict[PoolsKey, tuple[Pool, Pool | None]] = {}
         self.values: dict[ValuesKey, FormValues] = {}
@@ -237,6 +241,7 @@ class Profile:
         self.plans: dict[PlanKey, MeleePlan] = {}
         self.missile_defenses: dict[bool, list[int]] = {}
         self.shot_pools: dict[tuple[ShotKey, int | None], tuple[Pool, Pool | None]] = {}
+        self.initiatives: dict[tuple[int, str], KeptTable | RolledPool] = {}
         self.shot_plans: dict[tuple[ShotKey, bool, bool], ShotPlan] = {}
 
 
