@@ -169,6 +169,7 @@ class Profile:
         "points",
         "pools",
         "rating",
+        "reaches",
         "secured",
         "shield",
         "shoot",
@@ -233,7 +234,8 @@ class Profile:
         # melee.py, missiles.py, initiative.py): the matchup, the pools, the form values and the
         # whole melee plan in a given state, the defenses its gear allows against a missile (with
         # its weapon in hand or not), the pools and whole plan of a shot in a given state, and
-        # its initiative table by its stat and the reading.
+        # its initiative table by its stat and the reading, and its shot's reach by its Vigor and the
+        # target's profile.
         self.matchups: dict[tuple[Profile, bool], Matchup] = {}
         self.pools: dict[PoolsKey, tuple[Pool, Pool | None]] = {}
         self.values: dict[ValuesKey, FormValues] = {}
@@ -241,6 +243,7 @@ class Profile:
         self.plans: dict[PlanKey, MeleePlan] = {}
         self.missile_defenses: dict[bool, list[int]] = {}
         self.shot_pools: dict[tuple[ShotKey, int | None], tuple[Pool, Pool | None]] = {}
+        self.reaches: dict[tuple[int, Profile], float | None] = {}
         self.initiatives: dict[tuple[int, str], KeptTable | RolledPool] = {}
         self.shot_plans: dict[tuple[ShotKey, bool, bool], ShotPlan] = {}
 

@@ -58,19 +58,23 @@ def shot_reach(shooter: Combatant, target: Combatant) -> float | None:
     """How far the shooter would shoot at ``target`` (None: nowhere).
 
     The farthest distance within the maximum range at which its pool keeps ``min_shot_dice``
-    dice after range and size.
+    dice after range and size: with its bow in hand and shots left, a function of its Vigor
+    and the target's profile, kept on its profile by those.
     """
     body = shooter.state
     profile = body.profile
     missile = profile.missile
     if missile is None or not profile.shoot or not body.bow or body.shots == 0:
         return None
+    key = (shooter.hp, target.state.profile)
+    if key in profile.reaches:
+        return profile.reaches[key]
     dice = pool_dice(shooter, profile, missile.roll)
     dice -= size_effect(profile.size, target.state.profile.size).attack_dice_lost
     increments = dice - profile.min_dice + 1
-    if increments < 1:
-        return None
-    return min(missile.max_range, missile.increment * increments)
+    reach = None if increments < 1 else min(missile.max_range, missile.increment * increments)
+    profile.reaches[key] = reach
+    return reach
 
 
 def _defenses(pd: Profile, armed: bool) -> list[int]:
