@@ -230,12 +230,9 @@ class Profile:
             self.advance = model.tactics.movement == "close"
         self.choose = TARGETS[tactics.target]
         self.each_action = tactics.retarget == "each_action"
-        # What it can do against other profiles, kept as the fight finds it (declaring.py,
-        # melee.py, missiles.py, initiative.py): the matchup, the pools, the form values and the
-        # whole melee plan in a given state, the defenses its gear allows against a missile (with
-        # its weapon in hand or not), the pools and whole plan of a shot in a given state, and
-        # its initiative table by its stat and the reading, and its shot's reach by its Vigor and the
-        # target's profile.
+        # What the fight finds out about it, kept (declaring, melee, missiles, initiative): its
+        # matchups, pools, form values and melee plans by state, its missile defenses, its shots'
+        # pools, plans and reach by state, and its initiative tables by stat and reading.
         self.matchups: dict[tuple[Profile, bool], Matchup] = {}
         self.pools: dict[PoolsKey, tuple[Pool, Pool | None]] = {}
         self.values: dict[ValuesKey, FormValues] = {}
