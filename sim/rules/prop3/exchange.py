@@ -358,8 +358,8 @@ class AttemptPlan:
     What a kept roll of the attacker comes to (:func:`attack_step`, :func:`unanswered`, and the
     whole :class:`Attempt` when the defender does not answer it) and what one of the defender's
     answers to an attack result (:func:`defense_step`) are worked out the first time they are
-    drawn and then looked up: they are functions of the frozen inputs and the kept roll alone. Rolls of a pool rolled die by die (``kept.RolledPool``) are read every
-    time.
+    drawn and then looked up: they are functions of the frozen inputs and the kept roll alone.
+    Rolls of a pool rolled die by die (``kept.RolledPool``) are read every time.
 
     Args:
         exchange: the inputs.
