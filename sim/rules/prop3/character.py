@@ -48,7 +48,9 @@ if TYPE_CHECKING:
     from sim.rules.acs.fighter import AcsFighter
     from sim.rules.prop3.declaring import FormValues, Matchup
     from sim.rules.prop3.hybrid import HybridBody, HybridProfile
+    from sim.rules.prop3.kept import KeptTable, RolledPool
     from sim.rules.prop3.melee import Declared, MeleePlan
+    from sim.rules.prop3.missiles import ShotPlan
     from sim.rules.prop3.pool import Result
 
     #: A state of an attack the form values depend on: the matchup, both Vigors, the attacker's
@@ -155,6 +157,7 @@ class Profile:
         "defense",
         "each_action",
         "has_points",
+        "initiatives",
         "matchups",
         "min_dice",
         "missile",
@@ -166,10 +169,11 @@ class Profile:
         "points",
         "pools",
         "rating",
+        "reaches",
         "secured",
         "shield",
         "shoot",
-        "shot_defenses",
+        "shot_plans",
         "shot_pools",
         "sides",
         "size",
@@ -226,9 +230,9 @@ class Profile:
             self.advance = model.tactics.movement == "close"
         self.choose = TARGETS[tactics.target]
         self.each_action = tactics.retarget == "each_action"
-        # What it can do against other profiles, kept as the fight finds it (declaring.py,
-        # melee.py, missiles.py): the matchup, the pools, the form values and the whole melee
-        # plan in a given state, and the defenses its gear allows against a missile (with its weapon in hand or not).
+        # What the fight finds out about it, kept (declaring, melee, missiles, initiative): its
+        # matchups, pools, form values and melee plans by state, its missile defenses, its shots'
+        # pools, plans and reach by state, and its initiative tables by stat and reading.
         self.matchups: dict[tuple[Profile, bool], Matchup] = {}
         self.pools: dict[PoolsKey, tuple[Pool, Pool | None]] = {}
         self.values: dict[ValuesKey, FormValues] = {}
@@ -236,7 +240,9 @@ class Profile:
         self.plans: dict[PlanKey, MeleePlan] = {}
         self.missile_defenses: dict[bool, list[int]] = {}
         self.shot_pools: dict[tuple[ShotKey, int | None], tuple[Pool, Pool | None]] = {}
-        self.shot_defenses: dict[tuple[ShotKey, bool], int] = {}
+        self.reaches: dict[tuple[int, Profile], float | None] = {}
+        self.initiatives: dict[tuple[int, str], KeptTable | RolledPool] = {}
+        self.shot_plans: dict[tuple[ShotKey, bool, bool], ShotPlan] = {}
 
 
 def _roll(

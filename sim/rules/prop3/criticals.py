@@ -20,6 +20,7 @@ takes its effects with it. Effects stack: two critical blocks cost two dice.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sim.rules.prop3.character import BLOCK, DODGE, PARRY, F
@@ -46,6 +47,7 @@ def critical_defense(fight: Fight[F], attacker: F, defender: F, form: int) -> No
     fight.apply(critical_effect(form, fight.rules.block_after), attacker, defender)
 
 
+@lru_cache(maxsize=8)
 def critical_effect(form: int, block_after: bool) -> Mark | Counter:
     """What a critical defense of form index ``form`` (0..2) does to the attacker.
 

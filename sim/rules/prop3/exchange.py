@@ -355,11 +355,11 @@ def roll_attempt(exchange: ExchangeInput, dice: Dice, a_left: int, d_left: int) 
 class AttemptPlan:
     """One attempt of an exchange, its points left given: both tables, and what each roll reads.
 
-    What a kept roll of the attacker comes to (:func:`attack_step`, :func:`unanswered`) and what
-    one of the defender's answers to an attack result (:func:`defense_step`) are worked out the
-    first time they are drawn and then looked up: they are functions of the frozen inputs and
-    the kept roll alone. Rolls of a pool rolled die by die (``kept.RolledPool``) are read every
-    time.
+    What a kept roll of the attacker comes to (:func:`attack_step`, :func:`unanswered`, and the
+    whole :class:`Attempt` when the defender does not answer it) and what one of the defender's
+    answers to an attack result (:func:`defense_step`) are worked out the first time they are
+    drawn and then looked up: they are functions of the frozen inputs and the kept roll alone.
+    Rolls of a pool rolled die by die (``kept.RolledPool``) are read every time.
 
     Args:
         exchange: the inputs.
@@ -375,7 +375,7 @@ class AttemptPlan:
         self.d_left = d_left
         self.attack = kept_of(exchange, exchange.attack, 0, a_left)
         self._defense: KeptTable | RolledPool | None = None
-        self._attacks: dict[Kept, tuple[Counted, Outcome | None]] = {}
+        self._attacks: dict[Kept, tuple[Counted, Attempt | None]] = {}
         self._answers: dict[tuple[int, Kept], tuple[Counted, Outcome]] = {}
 
     def defense(self) -> KeptTable | RolledPool:
@@ -392,13 +392,12 @@ class AttemptPlan:
         a_kept = self.attack.draw(dice)
         read = self._attacks.get(a_kept)
         if read is None:
-            a = attack_step(exchange, a_kept, self.a_left)
-            read = (a, unanswered(exchange, a.result))
+            read = self._read_attack(a_kept)
             if isinstance(self.attack, KeptTable):
                 self._attacks[a_kept] = read
-        a, outcome = read
-        if outcome is not None:
-            return Attempt(a_kept.faces, a, outcome)
+        a, alone = read
+        if alone is not None:
+            return alone
         table = self.defense()
         d_kept = table.draw(dice)
         key = (a.result.rank, d_kept)  # a rank names its result, and hashes in C
@@ -408,6 +407,12 @@ class AttemptPlan:
             if isinstance(table, KeptTable):
                 self._answers[key] = answer
         return Attempt(a_kept.faces, a, answer[1], d_kept.faces, answer[0])
+
+    def _read_attack(self, a_kept: Kept) -> tuple[Counted, Attempt | None]:
+        """What the attacker counts from a kept roll, and the whole attempt if nobody answers it."""
+        a = attack_step(self.exchange, a_kept, self.a_left)
+        outcome = unanswered(self.exchange, a.result)
+        return a, None if outcome is None else Attempt(a_kept.faces, a, outcome)
 
 
 @lru_cache(maxsize=4096)
@@ -433,21 +438,24 @@ def roll_exchange(
     """
     a_left, d_left = exchange.attack_reserve, exchange.defense_reserve
     plan = attempt_plan(exchange, a_left, d_left) if first is None else first
-    attempts: list[Attempt] = []
-    while True:
-        attempt = plan.roll(dice)
-        attempts.append(attempt)
-        outcome = attempt.outcome
-        if outcome != TIE:
-            return ExchangeOutcome(tuple(attempts), outcome, *damage(exchange.rules, outcome))
-        if len(attempts) >= MAX_TIES:
-            return ExchangeOutcome(tuple(attempts), DEFENDED)
+    attempt = plan.roll(dice)
+    outcome = attempt.outcome
+    if outcome != TIE:  # most exchanges take one attempt
+        return ExchangeOutcome((attempt,), outcome, *damage(exchange.rules, outcome))
+    attempts = [attempt]
+    while len(attempts) < MAX_TIES:
         a_spent = attempt.attack.extra
         d_spent = attempt.defense.extra if attempt.defense is not None else 0
         if a_spent or d_spent:
             a_left -= a_spent
             d_left -= d_spent
             plan = attempt_plan(exchange, a_left, d_left)
+        attempt = plan.roll(dice)
+        attempts.append(attempt)
+        outcome = attempt.outcome
+        if outcome != TIE:
+            return ExchangeOutcome(tuple(attempts), outcome, *damage(exchange.rules, outcome))
+    return ExchangeOutcome(tuple(attempts), DEFENDED)
 
 
 # -- exact ----------------------------------------------------------------------------------------

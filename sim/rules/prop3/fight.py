@@ -281,7 +281,7 @@ class Fight(Generic[F]):
         )
 
     def fixed_input(
-        self, attacker: F, defender: F, attack: Pool, defense: Pool | None
+        self, attacker: F, defender: F, attack: Pool, defense: Pool | None, save: int = 0
     ) -> ExchangeInput | None:
         """The input of an exchange of these pools if it is always the same, else None.
 
@@ -292,7 +292,7 @@ class Fight(Generic[F]):
             or (defense is not None and defender.state.profile.has_points)
         ):
             return None
-        return self.exchange_input(attacker, defender, attack, defense)
+        return self.exchange_input(attacker, defender, attack, defense, save)
 
     def _spend(self, fighter: F, pool: Pool, amount: int) -> None:
         """Take ``amount`` persistent points from the pools that help ``pool``, focuses first."""

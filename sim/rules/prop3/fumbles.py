@@ -22,6 +22,7 @@ the fumbler (melee range, or a missile weapon of its own in range).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sim.engine.distribution import Distribution
@@ -58,6 +59,7 @@ def can_drop(profile: Profile, missile: bool) -> bool:
     return not (bow.secured if bow is not None else profile.secured)
 
 
+@lru_cache(maxsize=2)
 def fumble_faces(can_drop: bool) -> tuple[int, ...]:
     """The faces a fumble can come to: a 1 counts only when the weapon can be dropped."""
     return tuple(face for face in FUMBLES if can_drop or face != WEAPON_DROPPED)
@@ -77,6 +79,7 @@ def fumble_law(can_drop: bool) -> Distribution[int]:
     return Distribution.uniform(fumble_faces(can_drop))
 
 
+@lru_cache(maxsize=256)
 def fumble_effect(face: int, parrying: bool, missile: bool, hit_nicks: int) -> Consequence:
     """What the fumble d6's ``face`` does to the fumbler (the attacker) and its opponent.
 

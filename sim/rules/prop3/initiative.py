@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, TypeVar
 from sim.engine.distribution import Distribution
 from sim.rules.prop3.character import INITIATIVE, P3Fighter, pool_dice, stat_now
 from sim.rules.prop3.kept import KeptTable, RolledPool, drawn_length, kept_rolls
-from sim.rules.prop3.pool import Result, can_crit, only_ones
+from sim.rules.prop3.pool import Result, can_crit, only_ones, stat_dice
 
 if TYPE_CHECKING:
     from sim.engine.dice import Dice
@@ -52,19 +52,28 @@ def initiative_dice(fighter: P3Fighter) -> int:
 
 
 def _initiative_rolls(fighter: P3Fighter, keep: str) -> KeptTable | RolledPool:
-    """How a combatant's initiative roll is drawn (no wiggle points)."""
+    """How a combatant's initiative roll is drawn (no wiggle points).
+
+    A function of its profile and its initiative stat as it stands, kept on the profile by the
+    stat and the reading.
+    """
     profile = fighter.state.profile
-    count = initiative_dice(fighter)
     stat = stat_now(fighter, profile, INITIATIVE)
-    return kept_rolls(
-        count,
-        profile.sides[INITIATIVE],
-        drawn_length(count, profile.sides[INITIATIVE], keep, 0),
-        (0,),
-        keep,
-        can_crit(stat),
-        only_ones(stat),
-    )
+    key = (stat, keep)
+    found = profile.initiatives.get(key)
+    if found is None:
+        count = stat_dice(stat, profile.offset[INITIATIVE])
+        sides = profile.sides[INITIATIVE]
+        found = profile.initiatives[key] = kept_rolls(
+            count,
+            sides,
+            drawn_length(count, sides, keep, 0),
+            (0,),
+            keep,
+            can_crit(stat),
+            only_ones(stat),
+        )
+    return found
 
 
 def initiative_roll(fighter: P3Fighter, dice: Dice, keep: str) -> tuple[Result, tuple[int, ...]]:

@@ -26,7 +26,7 @@ declare for the shooter, so the declaration order changes nothing here.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sim.rules.prop3.character import (
     DEFENSE_FORMS,
@@ -37,6 +37,7 @@ from sim.rules.prop3.character import (
     pool_dice,
     ready_pool,
 )
+from sim.rules.prop3.exchange import AttemptPlan, attempt_plan
 from sim.rules.prop3.forms import DefenseForm, Pools
 from sim.rules.prop3.outcomes import settle
 from sim.rules.prop3.pool import Pool
@@ -57,19 +58,23 @@ def shot_reach(shooter: Combatant, target: Combatant) -> float | None:
     """How far the shooter would shoot at ``target`` (None: nowhere).
 
     The farthest distance within the maximum range at which its pool keeps ``min_shot_dice``
-    dice after range and size.
+    dice after range and size: with its bow in hand and shots left, a function of its Vigor
+    and the target's profile, kept on its profile by those.
     """
     body = shooter.state
     profile = body.profile
     missile = profile.missile
     if missile is None or not profile.shoot or not body.bow or body.shots == 0:
         return None
+    key = (shooter.hp, target.state.profile)
+    if key in profile.reaches:
+        return profile.reaches[key]
     dice = pool_dice(shooter, profile, missile.roll)
     dice -= size_effect(profile.size, target.state.profile.size).attack_dice_lost
     increments = dice - profile.min_dice + 1
-    if increments < 1:
-        return None
-    return min(missile.max_range, missile.increment * increments)
+    reach = None if increments < 1 else min(missile.max_range, missile.increment * increments)
+    profile.reaches[key] = reach
+    return reach
 
 
 def _defenses(pd: Profile, armed: bool) -> list[int]:
@@ -168,6 +173,25 @@ def _save(pd: Profile, missile: Missile) -> int:
     return 0 if pd.armor is None else armor_save_points(pd.armor.rating(missile.form))
 
 
+class ShotPlan(NamedTuple):
+    """A shot before its rolls: the target's defense form and both pools.
+
+    Attributes:
+        defense: the target's defense form index (None: it does not defend).
+        attack: the shooter's pool.
+        defended: the target's pool (None: no defense).
+        save: armor points that may still save a failed defense (``ranged.armor_save_points``).
+        first: the tables of the exchange's first attempt (``exchange.attempt_plan``) when its
+            input is the same every time (no persistent points to spend), else None.
+    """
+
+    defense: int | None
+    attack: Pool
+    defended: Pool | None
+    save: int
+    first: AttemptPlan | None
+
+
 def missile_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = False) -> bool:
     """Resolve ``attacker``'s shot at ``defender`` (which must be in range).
 
@@ -176,7 +200,6 @@ def missile_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fa
     """
     rules = fight.rules
     ab, db = attacker.state, defender.state
-    pd = db.profile
     missile = ab.profile.missile
     assert missile is not None, "a shot needs a missile weapon"
     distance = fight.distance(attacker, defender)
@@ -188,19 +211,10 @@ def missile_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fa
     xw = db.exposed
     if rules.focused_fire:
         xw += fight.cluster.volley_bonus(attacker.side)
-    shot = Shot(missile, distance, aimed, xw, db.shaken)
-    save = _save(pd, missile)
-    choices = _defenses(pd, db.armed)
-    d = None
-    if fight.can_defend(defender, primary) and choices:
-        tactic = pd.defense
-        if tactic >= 0 and tactic in choices:
-            d = tactic
-        elif tactic == RANDOM:
-            d = choices[fight.dice.index(len(choices))] if len(choices) > 1 else choices[0]
-        else:
-            d = _best_defense(fight, attacker, defender, choices, shot, save)
-    attack, defense = shot.ready(attacker, defender, d)
+    plan = shot_plan(
+        fight, attacker, defender, Shot(missile, distance, aimed, xw, db.shaken), primary
+    )
+    d = plan.defense
     if fight.tracing:
         fight.combat.emit(
             "shoot",
@@ -211,11 +225,18 @@ def missile_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fa
             increments=range_increments(distance, missile.increment),
             aimed=aimed,
             defense=None if d is None else DEFENSE_FORMS[d].value,
-            save=save,
+            save=plan.save,
             shots_left=ab.shots,
         )
     exchange = fight.exchange(
-        attacker, defender, attack, defense, name=missile.name, primary=primary, save=save
+        attacker,
+        defender,
+        plan.attack,
+        plan.defended,
+        name=missile.name,
+        primary=primary,
+        save=plan.save,
+        first=plan.first,
     )
     if rules.focused_fire and exchange.attack_succeeded:
         fight.cluster.volley(attacker.side)
@@ -223,28 +244,50 @@ def missile_attack(fight: Fight[F], attacker: F, defender: F, primary: bool = Fa
     return exchange.defense_rolled
 
 
-def _best_defense(
-    fight: Fight[F], attacker: F, defender: F, choices: list[int], shot: Shot, save: int
-) -> int:
-    """The missile defense with the lowest exact expected damage.
+def shot_plan(fight: Fight[F], attacker: F, defender: F, shot: Shot, primary: bool) -> ShotPlan:
+    """The target's defense form and both pools of ``shot``.
 
-    Cached on the shooter's profile by the shot's state and whether the target has its weapon
-    in hand (which decides ``choices``; ``save`` follows from the target's profile).
+    A pure function of the combatants as they stand, except that a defense tactic ``random``
+    draws its form on the fight's dice. Without one, the plan is a function of the shot's state
+    (:meth:`Shot.state`), whether the target has its weapon in hand (which decides the defenses
+    it may use) and whether it may defend, so it is kept on the shooter's profile by those.
     """
+    db = defender.state
+    can_defend = fight.can_defend(defender, primary)
+    if db.profile.defense == RANDOM:
+        return _shot_plan(fight, attacker, defender, shot, can_defend)
     pa = attacker.state.profile
-    key = (shot.state(attacker, defender), defender.state.armed)
-    found = pa.shot_defenses.get(key)
+    key = (shot.state(attacker, defender), db.armed, can_defend)
+    found = pa.shot_plans.get(key)
     if found is None:
-        found = pa.shot_defenses[key] = _lowest_damage(
-            fight, attacker, defender, choices, shot, save
-        )
+        found = pa.shot_plans[key] = _shot_plan(fight, attacker, defender, shot, can_defend)
     return found
+
+
+def _shot_plan(fight: Fight[F], attacker: F, defender: F, shot: Shot, can_defend: bool) -> ShotPlan:
+    """The plan of :func:`shot_plan`, worked out (uncached)."""
+    pd = defender.state.profile
+    save = _save(pd, shot.missile)
+    choices = _defenses(pd, defender.state.armed)
+    d = None
+    if can_defend and choices:
+        tactic = pd.defense
+        if tactic >= 0 and tactic in choices:
+            d = tactic
+        elif tactic == RANDOM:
+            d = choices[fight.dice.index(len(choices))] if len(choices) > 1 else choices[0]
+        else:
+            d = _lowest_damage(fight, attacker, defender, choices, shot, save)
+    attack, defense = shot.ready(attacker, defender, d)
+    fixed = fight.fixed_input(attacker, defender, attack, defense, save)
+    first = None if fixed is None else attempt_plan(fixed, 0, 0)
+    return ShotPlan(d, attack, defense, save, first)
 
 
 def _lowest_damage(
     fight: Fight[F], attacker: F, defender: F, choices: list[int], shot: Shot, save: int
 ) -> int:
-    """The choice of :func:`_best_defense`, uncached."""
+    """The missile defense with the lowest exact expected damage."""
     rules = fight.rules
     best, choice = None, choices[0]
     for d in choices:

@@ -153,9 +153,11 @@ class Prop3Rounds:
         """
         fight = self.fight
         dice, keep = fight.dice, fight.rules.keep
-        able = [f for f in self.combat.fighters if f.out is None]
-        rolling = [f for f in able if initiative_dice(f) > 0]
-        idle = [f for f in able if initiative_dice(f) <= 0]
+        rolling: list[P3Fighter] = []
+        idle: list[P3Fighter] = []
+        for f in self.combat.fighters:
+            if f.out is None:
+                (rolling if initiative_dice(f) > 0 else idle).append(f)
         tracing = self.tracing
 
         def roll(f: P3Fighter):
