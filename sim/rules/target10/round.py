@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterable, Sequence
 from operator import attrgetter
 
-from simpy.events import NORMAL, Event
+from simpy.events import NORMAL, Event, Process
 
 from sim.engine.combat import Combat, wake_at
 from sim.engine.dice import Dice
@@ -89,7 +89,7 @@ class Target10Rounds(RoundState):
 
     def start(self) -> None:
         """Start the round process."""
-        self.combat.env.process(self.run())
+        Process(self.combat.env, self.run())
 
     def run(self) -> Generator[Event, object, None]:
         """The round process: a round at each round's start, until the end or the time limit."""
@@ -200,7 +200,8 @@ class Target10Rounds(RoundState):
         for f in members:
             if f.holding is not None and f.hold_round < r:
                 end_holds(self, f, r, quiet=True)
-            moving = moving or f.move != HOLD
+            if f.move != HOLD:
+                moving = True
         origin = move(self, members, r) if moving else None
         alone = len(members) == 1
         effects: list[Effect] | None = None  # made for the first hit that waits to land
