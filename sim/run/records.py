@@ -8,7 +8,7 @@ are named ``<column>_<side name>``; the names are those of :mod:`sim.scenario.co
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import attrgetter
+from operator import add, attrgetter
 
 from sim.engine.combat import SEGMENTS_PER_SECOND, Combat
 from sim.engine.combatant import COUNTERS, Fighter
@@ -24,12 +24,16 @@ __all__ = ["COMBATANT_COLUMNS", "DRAW", "HEAD", "TOTALS", "combat_columns"]
 _counters_of = attrgetter(*TOTALS)
 
 
+#: The totals of no fighters.
+_NO_TOTALS = (0,) * len(TOTALS)
+
+
 def counter_totals(fighters: Iterable[Fighter]) -> tuple[int, ...]:
     """Each counter of :data:`TOTALS` summed over some fighters, in column order."""
-    rows = [_counters_of(fighter) for fighter in fighters]
-    if not rows:
-        return (0,) * len(TOTALS)
-    return tuple(map(sum, zip(*rows, strict=True)))
+    totals: Iterable[int] = _NO_TOTALS
+    for fighter in fighters:
+        totals = map(add, totals, _counters_of(fighter))
+    return tuple(totals)
 
 
 def combat_record(combat: Combat, index: int, seed: int) -> tuple:

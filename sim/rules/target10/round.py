@@ -29,11 +29,10 @@ The concerns of a round live in their own modules, functions of the fight's
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
-from itertools import groupby
+from collections.abc import Generator, Iterable, Sequence
 from operator import attrgetter
 
-from simpy.events import NORMAL, Event
+from simpy.events import NORMAL, Event, Process
 
 from sim.engine.combat import Combat, wake_at
 from sim.engine.dice import Dice
@@ -48,7 +47,7 @@ from sim.rules.target10.actions import (
 )
 from sim.rules.target10.ammunition import reload
 from sim.rules.target10.attacks import attack
-from sim.rules.target10.combatant import T10Fighter
+from sim.rules.target10.combatant import Stats, T10Fighter
 from sim.rules.target10.conditions import end_holds, wake
 from sim.rules.target10.effects import Effect, land
 from sim.rules.target10.exchange import AttackInput
@@ -71,6 +70,8 @@ class Target10Rounds(RoundState):
         rules: the rule options.
         exchanges: the attacks' inputs made so far (:class:`~sim.rules.target10.state.
             RoundState`).
+        history: whether rounds keep last round's declarations (:func:`keeps_history`), if
+            the caller knows it already (a scenario's preparation asks once).
     """
 
     __slots__ = ("history", "rounds")
@@ -80,15 +81,15 @@ class Target10Rounds(RoundState):
         combat: Combat[T10Fighter],
         rules: RoundRules,
         exchanges: dict[tuple[object, ...], AttackInput] | None = None,
+        history: bool | None = None,
     ) -> None:
         super().__init__(combat, rules, exchanges)
         self.rounds = int(combat.time_limit_s // ROUND_S + 1e-9)
-        # Tactics read what opponents declared last round: keep it only when someone looks.
-        self.history = any(f.stats.decide is not None for f in self.fighters)
+        self.history = keeps_history(f.stats for f in self.fighters) if history is None else history
 
     def start(self) -> None:
         """Start the round process."""
-        self.combat.env.process(self.run())
+        Process(self.combat.env, self.run())
 
     def run(self) -> Generator[Event, object, None]:
         """The round process: a round at each round's start, until the end or the time limit."""
@@ -199,7 +200,8 @@ class Target10Rounds(RoundState):
         for f in members:
             if f.holding is not None and f.hold_round < r:
                 end_holds(self, f, r, quiet=True)
-            moving = moving or f.move != HOLD
+            if f.move != HOLD:
+                moving = True
         origin = move(self, members, r) if moving else None
         alone = len(members) == 1
         effects: list[Effect] | None = None  # made for the first hit that waits to land
@@ -227,6 +229,11 @@ class Target10Rounds(RoundState):
             negotiate_after(self, negotiators, r)
 
 
+def keeps_history(stats: Iterable[Stats]) -> bool:
+    """Whether rounds keep last round's declarations: some combatant's tactics read them."""
+    return any(s.decide is not None for s in stats)
+
+
 def declared_target(rs: RoundState, f: T10Fighter) -> T10Fighter | None:
     """Whom ``f`` declares against: its target, or a new one by its tactics.
 
@@ -250,8 +257,15 @@ def initiative_steps(able: Sequence[T10Fighter]) -> list[tuple[T10Fighter, ...]]
 
     Equal scores are one step (they act simultaneously).
     """
-    ranked = sorted(able, key=_INITIATIVE, reverse=True)  # a stable sort, reversed or not
-    return [tuple(step) for _, step in groupby(ranked, key=_INITIATIVE)]
+    steps: list[tuple[T10Fighter, ...]] = []
+    score = None
+    for f in sorted(able, key=_INITIATIVE, reverse=True):  # a stable sort, reversed or not
+        if f.init == score:
+            steps[-1] += (f,)
+        else:
+            score = f.init
+            steps.append((f,))
+    return steps
 
 
 def negotiate_after(rs: RoundState, negotiators: list[T10Fighter], r: int) -> None:

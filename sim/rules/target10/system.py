@@ -23,7 +23,7 @@ from sim.rules.target10.hybrid import TARGET10_RESOLUTION, Target10Resolution
 from sim.rules.target10.luck import luck_cap
 from sim.rules.target10.models import Combatant, CombatOptions, Tester, TestOptions
 from sim.rules.target10.narration import NARRATION, time_label
-from sim.rules.target10.round import RoundRules, Target10Rounds
+from sim.rules.target10.round import RoundRules, Target10Rounds, keeps_history
 from sim.rules.target10.state import ROUND_S
 
 
@@ -46,6 +46,7 @@ class Target10Prepared:
             self.roster.append(
                 (spec.name, spec.side, DiceExpr.parse(model.hp), stats, position, model.on_ground)
             )
+        self.history = keeps_history(stats for _, _, _, stats, _, _ in self.roster)
 
     def spawn(self, dice: Dice) -> list[T10Fighter]:
         """Fresh fighters, hit point dice rolled in scenario order."""
@@ -60,7 +61,7 @@ class Target10Prepared:
 
     def start(self, combat: Combat[T10Fighter]) -> None:
         """Start the round process."""
-        Target10Rounds(combat, self.rules, self.exchanges).start()
+        Target10Rounds(combat, self.rules, self.exchanges, self.history).start()
 
 
 class TestPrepared:
