@@ -84,6 +84,21 @@ class DuelState(NamedTuple):
 Raw = tuple[int, int, int, int]
 
 
+class Blows(NamedTuple):
+    """One attack without luck on a target's hit points: the law of what it leaves them.
+
+    Weights over ``denominator``: ``miss``, no blow; ``alone``, the hit points a blow landing
+    alone leaves; ``both``, those a blow landing together with the other's hit leaves;
+    ``law``, the attack's whole law as a lone attack (a miss leaves the hit points as they are).
+    """
+
+    denominator: int
+    miss: int
+    alone: tuple[tuple[int, int], ...]
+    both: tuple[tuple[int, int], ...]
+    law: tuple[tuple[int, int], ...]
+
+
 @dataclass(frozen=True)
 class Side:
     """One duellist as the chain sees it: its attack on the other, its luck policy."""
@@ -118,6 +133,9 @@ class Duel:
         field(default_factory=dict, init=False, repr=False, compare=False)
     )
     _hurts: dict[tuple[int, int, int, int, int], tuple[int, int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _blows: dict[tuple[int, int], Blows] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -158,11 +176,15 @@ class Duel:
     def step(self, state: DuelState) -> Weights[DuelState | Ending]:
         """The law of what one round leaves: a state, or the fight's ending.
 
+        A round without luck points on either side goes by :meth:`_luckless`.
+
         Each order of the round's steps gives the law of the round's end as whole numbers over
         a denominator of its own (:meth:`_in_turn`, :meth:`_together`), each outcome as plain
         ``(hp0, hp1, luck0, luck1)`` numbers while they are added up; the orders' weights mix
         them, and each distinct outcome is read once at the end (:meth:`_settled`).
         """
+        if not (state.luck0 or state.luck1):
+            return self._luckless(state)
         parts = [
             self._together(state) if len(order) == 1 else self._in_turn(state, order[0][0])
             for order, _ in self.orders.pairs
@@ -177,6 +199,82 @@ class Duel:
         return Weights.merged(
             self.orders.denominator * common, ((settled(raw), v) for raw, v in table.items())
         )
+
+    def _luckless(self, state: DuelState) -> Weights[DuelState | Ending]:
+        """A round in which neither has a luck point, so that neither can gain or spend one.
+
+        Then each attack reads nothing the other does: its blow lands alone, or together with
+        the other's hit, on the target's hit points at the round's start, and a blow back is
+        the same whatever the first blow did, unless it took the attacker out. So the round's
+        law is combined from each one's blows on the other (:meth:`_blows_on`, worked out once
+        per target's hit points) as the orders combine them, not from every pair of attacks.
+        """
+        h0, h1 = state.hp0, state.hp1
+        on1 = self._blows_on(0, h1)  # 0's attack on 1
+        on0 = self._blows_on(1, h0)
+        table: dict[tuple[int, int], int] = {}
+        get = table.get
+        for order, p in self.orders.pairs:
+            if len(order) == 1:  # together: both read the state before the step
+                table[h0, h1] = get((h0, h1), 0) + p * on1.miss * on0.miss
+                for b, v in on1.alone:
+                    table[h0, b] = get((h0, b), 0) + p * v * on0.miss
+                for a, v in on0.alone:
+                    table[a, h1] = get((a, h1), 0) + p * v * on1.miss
+                for a, v in on0.both:
+                    up = p * v
+                    for b, u in on1.both:
+                        table[a, b] = get((a, b), 0) + up * u
+            elif order[0][0] == 0:  # 0 first, then 1 back unless taken out
+                for b, v in on1.law:
+                    if b <= 0:
+                        table[h0, b] = get((h0, b), 0) + p * v * on0.denominator
+                        continue
+                    up = p * v
+                    for a, u in on0.law:
+                        table[a, b] = get((a, b), 0) + up * u
+            else:  # 1 first, then 0 back
+                for a, v in on0.law:
+                    if a <= 0:
+                        table[a, h1] = get((a, h1), 0) + p * v * on1.denominator
+                        continue
+                    up = p * v
+                    for b, u in on1.law:
+                        table[a, b] = get((a, b), 0) + up * u
+        settled = self._settled
+        return Weights.merged(
+            self.orders.denominator * on1.denominator * on0.denominator,
+            ((settled((a, b, 0, 0)), v) for (a, b), v in table.items()),
+        )
+
+    def _blows_on(self, me: int, hp: int) -> Blows:
+        """``me``'s attack on the other, at ``hp`` and without luck, as :class:`Blows`.
+
+        Each blow lands by the round's own functions (:meth:`_landed` alone, :meth:`_hurt`
+        together with the other's hit); hit points at 0 or below are kept as 0 (out, as
+        :meth:`_settled` reads them). Worked out once for the whole solve.
+        """
+        found = self._blows.get((me, hp))
+        if found is None:
+            d, attacks = self._attacks(me, 0, hp)
+            miss = 0
+            alone: dict[int, int] = {}
+            both: dict[int, int] = {}
+            for effect, amount, _lucky, w in attacks:  # no luck: never lucky
+                if not effect:
+                    miss += w
+                    continue
+                left = max(self._landed(1 - me, effect, amount, hp, 0)[0], 0)
+                alone[left] = alone.get(left, 0) + w
+                left = max(self._hurt(1 - me, hp, 0, effect, amount)[0], 0)
+                both[left] = both.get(left, 0) + w
+            law = dict(alone)
+            if miss:
+                law[hp] = law.get(hp, 0) + miss
+            found = self._blows[me, hp] = Blows(
+                d, miss, tuple(alone.items()), tuple(both.items()), tuple(law.items())
+            )
+        return found
 
     def _in_turn(self, state: DuelState, a: int) -> tuple[int, dict[Raw, int]]:
         """``a`` attacks alone first, then the other strikes back alone unless taken out.
