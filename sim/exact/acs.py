@@ -384,19 +384,26 @@ class Second:
                 continue
             x, outcomes = move
             for later, kind, q in outcomes:
-                into = after.setdefault(later, {})
-                for (h0, h1), p in hits.items():
-                    if kind < 0:
-                        key = (h0, h1)
-                    elif x == 0:
+                into = after.get(later)
+                if into is None:
+                    into = after[later] = {}
+                get = into.get
+                if kind < 0:  # no damage: the hits stay as they are
+                    for pair, p in hits.items():
+                        into[pair] = get(pair, 0) + p * q
+                    continue
+                blown = blows.get
+                for pair, p in hits.items():
+                    h0, h1 = pair
+                    pq = p * q
+                    if x == 0:
                         blow = (0, s, h0, h1, kind)
-                        blows[blow] = blows.get(blow, 0) + p * q
                         key = (h0, _hit(h1, kind))
                     else:
                         blow = (1, s, h1, h0, kind)
-                        blows[blow] = blows.get(blow, 0) + p * q
                         key = (_hit(h0, kind), h1)
-                    into[key] = into.get(key, 0) + p * q
+                    blows[blow] = blown(blow, 0) + pq
+                    into[key] = get(key, 0) + pq
         return after, idle, any(self._actor(m, s) is not None for m in after)
 
     def _move(
@@ -411,9 +418,9 @@ class Second:
         if x is None:
             return None
         if not free:
-            plans = list(moment.plans)
-            plans[x] = plans[x][1:]
-            moment = Moment(moment.winner, (plans[0], plans[1]), moment.used, moment.maneuver)
+            p0, p1 = moment.plans
+            plans = (p0[1:], p1) if x == 0 else (p0, p1[1:])
+            moment = Moment(moment.winner, plans, moment.used, moment.maneuver)
         y = 1 - x
         can = self._can_defend(moment, y, s)
         situation = Situation(can, maneuver=True) if moment.maneuver[y] else PLAIN[can]
