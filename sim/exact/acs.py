@@ -85,6 +85,17 @@ Hits = tuple[int, ...]
 Particles = dict[Moment, dict[tuple[Hits, Hits], int]]
 
 
+#: A second's table as a duel's step reads it (:meth:`Duel._readings`).
+Readings = tuple[
+    int,
+    tuple[tuple[tuple[int, int], ...], ...],
+    tuple[
+        tuple[tuple[tuple[int, tuple[int, ...]], ...], ...],
+        tuple[tuple[tuple[int, tuple[int, ...]], ...], ...],
+    ],
+]
+
+
 @dataclass(frozen=True)
 class Duelist:
     """One duellist as the chain sees it: its clock stats and its percentile stats."""
@@ -197,18 +208,44 @@ class Duel:
         return Ending(None, "time_limit", (1, 1), (state.hp0, state.hp1))
 
     def step(self, state: AcsState) -> Weights[AcsState | Ending]:
-        """The law of what one second leaves: a state, or the fight's ending."""
-        table = self.tables[state.first]
+        """The law of what one second leaves: a state, or the fight's ending.
+
+        Read off the second's table (:meth:`_readings`): every damage pair both survive, and
+        every blow that takes one of them out.
+        """
+        denominator, rows, blows = self._readings[state.first]
         hp = h0, h1 = state.hp0, state.hp1
         later = self.later
-        weighted: list[tuple[AcsState | Ending, int]] = [
-            (later[h0 - d0][h1 - d1], w) for (d0, d1), w in table.ends if d0 < h0 and d1 < h1
-        ]
-        for (x, s, dx), reach in table.reaches.items():
-            y = 1 - x
-            if dx < hp[x] and hp[y] < len(reach) and reach[hp[y]]:
-                weighted.append((_victory(x, hp[x] - dx, s), reach[hp[y]]))
-        return Weights(table.denominator, tuple(weighted))
+        weighted: list[tuple[AcsState | Ending, int]] = []
+        for d0, row in enumerate(rows[:h0]):  # damage d0 < h0 to 0, each d1 < h1 to 1
+            after = later[h0 - d0]
+            for d1, w in row:
+                if d1 >= h1:
+                    break
+                weighted.append((after[h1 - d1], w))
+        for x in (0, 1):
+            hx, hy = hp[x], hp[1 - x]
+            for dx, reaches in enumerate(blows[x][:hx]):  # x had taken dx < hx before the blow
+                for s, reach in reaches:
+                    if hy < len(reach) and reach[hy]:
+                        weighted.append((_victory(x, hx - dx, s), reach[hy]))
+        return Weights(denominator, tuple(weighted))
+
+    @cached_property
+    def _readings(self) -> tuple[Readings, Readings]:
+        """Each table as :meth:`step` reads it (a later second's, then the first's).
+
+        Per table: its denominator; by the damage ``d0`` taken by 0, the ``(d1, weight)`` of
+        its ends, ``d1`` rising; by attacker ``x`` and its damage taken ``dx``, the
+        ``(segment, reach)`` of its blows.
+        """
+        later = _readings(self.tables[0], self.hp[0].maximum, self.hp[1].maximum)
+        first = self.tables[1]
+        return later, (
+            later
+            if first is self.tables[0]
+            else _readings(first, self.hp[0].maximum, self.hp[1].maximum)
+        )
 
     @cached_property
     def later(self) -> tuple[tuple[AcsState, ...], ...]:
@@ -464,6 +501,23 @@ class Second:
         return distribution(me.stats, them.stats, situation).map(
             lambda r: (r.defense_rolled, r.damage)
         )
+
+
+def _readings(table: SecondTable, most0: int, most1: int) -> Readings:
+    """A second's table as :meth:`Duel.step` reads it (see :meth:`Duel._readings`)."""
+    rows: list[list[tuple[int, int]]] = [[] for _ in range(most0 + 1)]
+    for (d0, d1), w in table.ends:
+        rows[d0].append((d1, w))
+    blows: tuple[list[list[tuple[int, tuple[int, ...]]]], ...] = tuple(
+        [[] for _ in range(most + 1)] for most in (most0, most1)
+    )
+    for (x, s, dx), reach in table.reaches.items():
+        blows[x][dx].append((s, reach))
+    return (
+        table.denominator,
+        tuple(tuple(sorted(row)) for row in rows),
+        (tuple(tuple(b) for b in blows[0]), tuple(tuple(b) for b in blows[1])),
+    )
 
 
 @cache

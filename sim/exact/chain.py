@@ -36,7 +36,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from sim.engine.distribution import Distribution
 from sim.exact.weights import Weights
@@ -365,20 +365,22 @@ class _Numbered(Generic[S]):
         """
         while len(self.laws) <= n:  # states are numbered in order, so are their laws
             law = _weights(self.step(self.states[len(self.laws)]))
-            index, number = self.index, self.number
-            live: tuple[list[int], list[int]] = ([], [])
-            ends: tuple[list[int], list[int]] = ([], [])
-            for o, w in law.pairs:
-                m = index.get(o)
-                if m is None:
-                    m = number(o)
-                if m >= 0:
-                    live[0].append(m)
-                    live[1].append(w)
-                else:
-                    ends[0].append(-1 - m)
-                    ends[1].append(w)
-            self.laws.append(((tuple(live[0]), tuple(live[1])), (tuple(ends[0]), tuple(ends[1]))))
+            pairs, index = law.pairs, self.index
+            found = [index.get(o) for o, _ in pairs]
+            if None in found:  # outcomes met for the first time
+                number = self.number
+                found = [number(o) if m is None else m for m, (o, _) in zip(found, pairs)]
+            numbers = cast(list[int], found)
+            weights = [w for _, w in pairs]
+            live = (
+                tuple(m for m in numbers if m >= 0),
+                tuple(w for m, w in zip(numbers, weights) if m >= 0),
+            )
+            ends = (
+                tuple(-1 - m for m in numbers if m < 0),
+                tuple(w for m, w in zip(numbers, weights) if m < 0),
+            )
+            self.laws.append((live, ends))
             self.scales.append(law.denominator)
         return self.laws[n], self.scales[n]
 
