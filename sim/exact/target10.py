@@ -138,6 +138,9 @@ class Duel:
     _blows: dict[tuple[int, int], Blows] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _luckless_ends: dict[tuple[int, int], DuelState | Ending] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     #: Game seconds of one step (a round).
     step_s = Fraction(ROUND_S)
@@ -241,11 +244,17 @@ class Duel:
                     up = p * v
                     for b, u in on1.law:
                         table[a, b] = get((a, b), 0) + up * u
-        settled = self._settled
-        return Weights.merged(
-            self.orders.denominator * on1.denominator * on0.denominator,
-            ((settled((a, b, 0, 0)), v) for (a, b), v in table.items()),
-        )
+        # Hit points at 0 or below are kept as 0, so each pair is a distinct state or ending.
+        # Each pair is read once for the whole solve (:meth:`_settled`).
+        outcomes = self._luckless_ends
+        law: list[tuple[DuelState | Ending, int]] = []
+        for pair, v in table.items():
+            if v:
+                outcome = outcomes.get(pair)
+                if outcome is None:
+                    outcome = outcomes[pair] = self._settled((*pair, 0, 0))
+                law.append((outcome, v))
+        return Weights(self.orders.denominator * on1.denominator * on0.denominator, tuple(law))
 
     def _blows_on(self, me: int, hp: int) -> Blows:
         """``me``'s attack on the other, at ``hp`` and without luck, as :class:`Blows`.
