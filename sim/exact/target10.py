@@ -215,35 +215,40 @@ class Duel:
         h0, h1 = state.hp0, state.hp1
         on1 = self._blows_on(0, h1)  # 0's attack on 1
         on0 = self._blows_on(1, h0)
+        together, first0, first1 = self._order_weights()
         table: dict[tuple[int, int], int] = {}
         get = table.get
-        for order, p in self.orders.pairs:
-            if len(order) == 1:  # together: both read the state before the step
-                table[h0, h1] = get((h0, h1), 0) + p * on1.miss * on0.miss
-                for b, v in on1.alone:
-                    table[h0, b] = get((h0, b), 0) + p * v * on0.miss
-                for a, v in on0.alone:
-                    table[a, h1] = get((a, h1), 0) + p * v * on1.miss
-                for a, v in on0.both:
-                    up = p * v
-                    for b, u in on1.both:
-                        table[a, b] = get((a, b), 0) + up * u
-            elif order[0][0] == 0:  # 0 first, then 1 back unless taken out
+        if together:  # both read the state before the step
+            p = together
+            table[h0, h1] = p * on1.miss * on0.miss
+            for b, v in on1.alone:
+                table[h0, b] = get((h0, b), 0) + p * v * on0.miss
+            for a, v in on0.alone:
+                table[a, h1] = get((a, h1), 0) + p * v * on1.miss
+            for a, v in on0.both:
+                up = p * v
+                for b, u in on1.both:
+                    table[a, b] = get((a, b), 0) + up * u
+        # One after the other: the first blow, then the blow back unless it took the other out.
+        # Both orders give each pair that leaves the second to strike standing (a > 0 for 1
+        # first, b > 0 for 0 first), so those pairs are weighed once for both.
+        for b, v in on1.law:  # 0 first: b; then 1 back on 0: a
+            if b <= 0:
+                if first0:
+                    table[h0, b] = get((h0, b), 0) + first0 * v * on0.denominator
+                continue
+            for a, u in on0.law:
+                w = first0 + first1 if a > 0 else first0
+                if w:
+                    table[a, b] = get((a, b), 0) + w * v * u
+        if first1:
+            for a, u in on0.law:  # 1 first: what only this order gives
+                if a <= 0:
+                    table[a, h1] = get((a, h1), 0) + first1 * u * on1.denominator
+                    continue
                 for b, v in on1.law:
                     if b <= 0:
-                        table[h0, b] = get((h0, b), 0) + p * v * on0.denominator
-                        continue
-                    up = p * v
-                    for a, u in on0.law:
-                        table[a, b] = get((a, b), 0) + up * u
-            else:  # 1 first, then 0 back
-                for a, v in on0.law:
-                    if a <= 0:
-                        table[a, h1] = get((a, h1), 0) + p * v * on1.denominator
-                        continue
-                    up = p * v
-                    for b, u in on1.law:
-                        table[a, b] = get((a, b), 0) + up * u
+                        table[a, b] = get((a, b), 0) + first1 * u * v
         # Hit points at 0 or below are kept as 0, so each pair is a distinct state or ending.
         # Each pair is read once for the whole solve (:meth:`_settled`).
         outcomes = self._luckless_ends
@@ -255,6 +260,18 @@ class Duel:
                     outcome = outcomes[pair] = self._settled((*pair, 0, 0))
                 law.append((outcome, v))
         return Weights(self.orders.denominator * on1.denominator * on0.denominator, tuple(law))
+
+    def _order_weights(self) -> tuple[int, int, int]:
+        """The weights of the round's orders: both together, 0 first, 1 first."""
+        together = first0 = first1 = 0
+        for order, p in self.orders.pairs:
+            if len(order) == 1:
+                together += p
+            elif order[0][0] == 0:
+                first0 += p
+            else:
+                first1 += p
+        return together, first0, first1
 
     def _blows_on(self, me: int, hp: int) -> Blows:
         """``me``'s attack on the other, at ``hp`` and without luck, as :class:`Blows`.
