@@ -474,20 +474,21 @@ class _Eventful:
     def of(cls, chain: _Numbered[S]) -> _Eventful:
         """The eventful laws of every state whose law the chain has worked out."""
         scale = math.lcm(*chain.scales)
-        stays: set[Fraction] = set()
-        moves, ends = [], []
+        stays: set[int] = set()  # each over scale
+        moves, without, ends = [], [], []
         for n, ((live, end), d) in enumerate(zip(chain.laws, chain.scales, strict=True)):
             up = scale // d
             if up != 1:
                 live = (live[0], tuple(w * up for w in live[1]))
                 end = (end[0], tuple(w * up for w in end[1]))
-            stay = next((w for m, w in zip(*live) if m == n), 0)
-            stays.add(Fraction(stay, scale))
+            stay, rest = _stay(n, live)
+            stays.add(stay)
             moves.append(live)
+            without.append(rest)
             ends.append(end)
-        pause = int(stays.pop() * scale) if len(stays) == 1 else 0
+        pause = stays.pop() if len(stays) == 1 else 0
         if pause:  # the pause is taken out of every law (see the class)
-            moves = [_without(n, law) for n, law in enumerate(moves)]
+            moves = without
         return cls(tuple(moves), tuple(ends), len(chain.states), scale, pause)
 
     def run(
@@ -533,10 +534,17 @@ class _Eventful:
         return tuple(history), at_limit, played
 
 
-def _without(n: int, row: Row) -> Row:
-    """The row without state ``n``."""
-    kept = [(m, w) for m, w in zip(*row) if m != n]
-    return tuple(m for m, _ in kept), tuple(w for _, w in kept)
+def _stay(n: int, row: Row) -> tuple[int, Row]:
+    """The weight of state ``n`` in the row, and the row without it."""
+    targets, weights = row
+    if n not in targets:
+        return 0, row
+    i = targets.index(n)
+    if n not in targets[i + 1 :]:  # a law has each outcome once
+        return weights[i], (targets[:i] + targets[i + 1 :], weights[:i] + weights[i + 1 :])
+    kept = [(m, w) for m, w in zip(targets, weights) if m != n]
+    stay = sum(w for m, w in zip(targets, weights) if m == n)
+    return stay, (tuple(m for m, _ in kept), tuple(w for _, w in kept))
 
 
 def _weights(law: Distribution[S | Ending] | Weights[S | Ending]) -> Weights[S | Ending]:
