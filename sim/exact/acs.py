@@ -33,6 +33,7 @@ resolution, more than two combatants) is not a chain here: :func:`duel` raises
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,12 +46,13 @@ from sim.engine.distribution import Distribution
 from sim.exact.chain import STATE_CAP, Ending
 from sim.exact.errors import NotExact, require_duel
 from sim.exact.weights import Weights
-from sim.rules.acs.action_dice import SEGMENTS
+from sim.rules.acs.action_dice import SEGMENTS, segments_law
 from sim.rules.acs.defenses import costs_action, lost_action
+from sim.rules.acs.ambition import ambition_law
 from sim.rules.acs.fighter import Timing
 from sim.rules.acs.models import AcsClockOptions
 from sim.rules.acs.percentile import PLAIN, PercentileStats, Situation, damage_law, distribution
-from sim.rules.acs.second import Contender, second_law
+from sim.rules.acs.second import Contender, SecondPlan
 from sim.rules.acs.system import AcsPrepared
 from sim.scenario.schema import Scenario
 
@@ -280,7 +282,7 @@ class Second:
         contenders = [
             Contender.of(d.timing, first and d.timing.prepared, options) for d in duel.duelists
         ]
-        self.plans = Weights.of(second_law(contenders, options.duplicates))
+        self.plans = plans_law(contenders, options.duplicates)
         # Every attack's law over one denominator, so that every particle has the same one.
         shapes: dict[tuple[tuple[int, int], ...], int] = {}
         laws = {
@@ -501,6 +503,31 @@ class Second:
         return distribution(me.stats, them.stats, situation).map(
             lambda r: (r.defense_rolled, r.damage)
         )
+
+
+def plans_law(contenders: list[Contender], duplicates: str) -> Weights[SecondPlan]:
+    """The law of a second's plan, :func:`~sim.rules.acs.second.second_law`, in whole numbers.
+
+    That law is the product of the ambition order's and each combatant's segments' (their dice
+    are independent); the factors are the rules' own (:func:`~sim.rules.acs.ambition.
+    ambition_law`, :func:`~sim.rules.acs.action_dice.segments_law`), multiplied here as integers
+    instead of fractions (``tests/exact/test_acs_chain.py`` checks it is ``second_law``).
+    """
+    orders = Weights.of(ambition_law([c.bonus for c in contenders], [c.key for c in contenders]))
+    each = [
+        Weights.of(segments_law(c.die, c.actions, duplicates, c.per_segment)) for c in contenders
+    ]
+    return Weights(
+        orders.denominator * math.prod(law.denominator for law in each),
+        tuple(
+            (
+                SecondPlan(order, tuple(segments for segments, _ in plans)),
+                math.prod((w for _, w in plans), start=p),
+            )
+            for order, p in orders.pairs
+            for plans in itertools.product(*(law.pairs for law in each))
+        ),
+    )
 
 
 def _readings(table: SecondTable, most0: int, most1: int) -> Readings:
