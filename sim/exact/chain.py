@@ -174,8 +174,10 @@ class Solution:
 
     def expectation(self, value: Callable[[Ending], int | Fraction]) -> Fraction:
         """The exact mean of ``value(ending)`` over the fight."""
-        values = {e: Fraction(value(e)) for e in (*self.names, *self.at_start, *self.timed_out)}
-        unit = math.lcm(*(v.denominator for v in values.values()))
+        values = {e: value(e) for e in (*self.names, *self.at_start, *self.timed_out)}
+        unit = math.lcm(*(Fraction(v).denominator for v in values.values() if type(v) is not int))
+        if unit == 1:  # whole numbers (hit points, survivors): weighed as they are
+            return Fraction(self._mass(lambda e: int(values[e])), self.common)
         return Fraction(self._mass(lambda e: int(values[e] * unit)), self.common * unit)
 
     def weighted_timeline(self, key: Callable[[Ending], H]) -> Weights[tuple[H, int]]:
