@@ -33,6 +33,7 @@ resolution, more than two combatants) is not a chain here: :func:`duel` raises
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,12 +46,13 @@ from sim.engine.distribution import Distribution
 from sim.exact.chain import STATE_CAP, Ending
 from sim.exact.errors import NotExact, require_duel
 from sim.exact.weights import Weights
-from sim.rules.acs.action_dice import SEGMENTS
+from sim.rules.acs.action_dice import SEGMENTS, segments_law
 from sim.rules.acs.defenses import costs_action, lost_action
+from sim.rules.acs.ambition import ambition_law
 from sim.rules.acs.fighter import Timing
 from sim.rules.acs.models import AcsClockOptions
 from sim.rules.acs.percentile import PLAIN, PercentileStats, Situation, damage_law, distribution
-from sim.rules.acs.second import Contender, second_law
+from sim.rules.acs.second import Contender, SecondPlan
 from sim.rules.acs.system import AcsPrepared
 from sim.scenario.schema import Scenario
 
@@ -83,6 +85,17 @@ Hits = tuple[int, ...]
 #: The second so far: per moment of the clock, the law of the hits both have taken (as weights).
 #: The clock's moments do not depend on the hits, so each moment is stepped once for all of them.
 Particles = dict[Moment, dict[tuple[Hits, Hits], int]]
+
+
+#: A second's table as a duel's step reads it (:meth:`Duel._readings`).
+Readings = tuple[
+    int,
+    tuple[tuple[tuple[int, int], ...], ...],
+    tuple[
+        tuple[tuple[tuple[int, tuple[int, ...]], ...], ...],
+        tuple[tuple[tuple[int, tuple[int, ...]], ...], ...],
+    ],
+]
 
 
 @dataclass(frozen=True)
@@ -197,18 +210,44 @@ class Duel:
         return Ending(None, "time_limit", (1, 1), (state.hp0, state.hp1))
 
     def step(self, state: AcsState) -> Weights[AcsState | Ending]:
-        """The law of what one second leaves: a state, or the fight's ending."""
-        table = self.tables[state.first]
+        """The law of what one second leaves: a state, or the fight's ending.
+
+        Read off the second's table (:meth:`_readings`): every damage pair both survive, and
+        every blow that takes one of them out.
+        """
+        denominator, rows, blows = self._readings[state.first]
         hp = h0, h1 = state.hp0, state.hp1
         later = self.later
-        weighted: list[tuple[AcsState | Ending, int]] = [
-            (later[h0 - d0][h1 - d1], w) for (d0, d1), w in table.ends if d0 < h0 and d1 < h1
-        ]
-        for (x, s, dx), reach in table.reaches.items():
-            y = 1 - x
-            if dx < hp[x] and hp[y] < len(reach) and reach[hp[y]]:
-                weighted.append((_victory(x, hp[x] - dx, s), reach[hp[y]]))
-        return Weights(table.denominator, tuple(weighted))
+        weighted: list[tuple[AcsState | Ending, int]] = []
+        for d0, row in enumerate(rows[:h0]):  # damage d0 < h0 to 0, each d1 < h1 to 1
+            after = later[h0 - d0]
+            for d1, w in row:
+                if d1 >= h1:
+                    break
+                weighted.append((after[h1 - d1], w))
+        for x in (0, 1):
+            hx, hy = hp[x], hp[1 - x]
+            for dx, reaches in enumerate(blows[x][:hx]):  # x had taken dx < hx before the blow
+                for s, reach in reaches:
+                    if hy < len(reach) and reach[hy]:
+                        weighted.append((_victory(x, hx - dx, s), reach[hy]))
+        return Weights(denominator, tuple(weighted))
+
+    @cached_property
+    def _readings(self) -> tuple[Readings, Readings]:
+        """Each table as :meth:`step` reads it (a later second's, then the first's).
+
+        Per table: its denominator; by the damage ``d0`` taken by 0, the ``(d1, weight)`` of
+        its ends, ``d1`` rising; by attacker ``x`` and its damage taken ``dx``, the
+        ``(segment, reach)`` of its blows.
+        """
+        later = _readings(self.tables[0], self.hp[0].maximum, self.hp[1].maximum)
+        first = self.tables[1]
+        return later, (
+            later
+            if first is self.tables[0]
+            else _readings(first, self.hp[0].maximum, self.hp[1].maximum)
+        )
 
     @cached_property
     def later(self) -> tuple[tuple[AcsState, ...], ...]:
@@ -243,7 +282,7 @@ class Second:
         contenders = [
             Contender.of(d.timing, first and d.timing.prepared, options) for d in duel.duelists
         ]
-        self.plans = Weights.of(second_law(contenders, options.duplicates))
+        self.plans = plans_law(contenders, options.duplicates)
         # Every attack's law over one denominator, so that every particle has the same one.
         shapes: dict[tuple[tuple[int, int], ...], int] = {}
         laws = {
@@ -384,19 +423,26 @@ class Second:
                 continue
             x, outcomes = move
             for later, kind, q in outcomes:
-                into = after.setdefault(later, {})
-                for (h0, h1), p in hits.items():
-                    if kind < 0:
-                        key = (h0, h1)
-                    elif x == 0:
+                into = after.get(later)
+                if into is None:
+                    into = after[later] = {}
+                get = into.get
+                if kind < 0:  # no damage: the hits stay as they are
+                    for pair, p in hits.items():
+                        into[pair] = get(pair, 0) + p * q
+                    continue
+                blown = blows.get
+                for pair, p in hits.items():
+                    h0, h1 = pair
+                    pq = p * q
+                    if x == 0:
                         blow = (0, s, h0, h1, kind)
-                        blows[blow] = blows.get(blow, 0) + p * q
                         key = (h0, _hit(h1, kind))
                     else:
                         blow = (1, s, h1, h0, kind)
-                        blows[blow] = blows.get(blow, 0) + p * q
                         key = (_hit(h0, kind), h1)
-                    into[key] = into.get(key, 0) + p * q
+                    blows[blow] = blown(blow, 0) + pq
+                    into[key] = get(key, 0) + pq
         return after, idle, any(self._actor(m, s) is not None for m in after)
 
     def _move(
@@ -411,9 +457,9 @@ class Second:
         if x is None:
             return None
         if not free:
-            plans = list(moment.plans)
-            plans[x] = plans[x][1:]
-            moment = Moment(moment.winner, (plans[0], plans[1]), moment.used, moment.maneuver)
+            p0, p1 = moment.plans
+            plans = (p0[1:], p1) if x == 0 else (p0, p1[1:])
+            moment = Moment(moment.winner, plans, moment.used, moment.maneuver)
         y = 1 - x
         can = self._can_defend(moment, y, s)
         situation = Situation(can, maneuver=True) if moment.maneuver[y] else PLAIN[can]
@@ -457,6 +503,48 @@ class Second:
         return distribution(me.stats, them.stats, situation).map(
             lambda r: (r.defense_rolled, r.damage)
         )
+
+
+def plans_law(contenders: list[Contender], duplicates: str) -> Weights[SecondPlan]:
+    """The law of a second's plan, :func:`~sim.rules.acs.second.second_law`, in whole numbers.
+
+    That law is the product of the ambition order's and each combatant's segments' (their dice
+    are independent); the factors are the rules' own (:func:`~sim.rules.acs.ambition.
+    ambition_law`, :func:`~sim.rules.acs.action_dice.segments_law`), multiplied here as integers
+    instead of fractions (``tests/exact/test_acs_chain.py`` checks it is ``second_law``).
+    """
+    orders = Weights.of(ambition_law([c.bonus for c in contenders], [c.key for c in contenders]))
+    each = [
+        Weights.of(segments_law(c.die, c.actions, duplicates, c.per_segment)) for c in contenders
+    ]
+    return Weights(
+        orders.denominator * math.prod(law.denominator for law in each),
+        tuple(
+            (
+                SecondPlan(order, tuple(segments for segments, _ in plans)),
+                math.prod((w for _, w in plans), start=p),
+            )
+            for order, p in orders.pairs
+            for plans in itertools.product(*(law.pairs for law in each))
+        ),
+    )
+
+
+def _readings(table: SecondTable, most0: int, most1: int) -> Readings:
+    """A second's table as :meth:`Duel.step` reads it (see :meth:`Duel._readings`)."""
+    rows: list[list[tuple[int, int]]] = [[] for _ in range(most0 + 1)]
+    for (d0, d1), w in table.ends:
+        rows[d0].append((d1, w))
+    blows: tuple[list[list[tuple[int, tuple[int, ...]]]], ...] = tuple(
+        [[] for _ in range(most + 1)] for most in (most0, most1)
+    )
+    for (x, s, dx), reach in table.reaches.items():
+        blows[x][dx].append((s, reach))
+    return (
+        table.denominator,
+        tuple(tuple(sorted(row)) for row in rows),
+        (tuple(tuple(b) for b in blows[0]), tuple(tuple(b) for b in blows[1])),
+    )
 
 
 @cache

@@ -31,17 +31,22 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from sim.engine.distribution import Distribution
 from sim.exact.weights import Weights
 
 S = TypeVar("S", bound=Hashable)
 H = TypeVar("H", bound=Hashable)
+
+#: Numbers and their weights, apart: ``((n, ...), (w, ...))``, the ``n``-th weight ``w`` (states
+#: or endings, as the holder says). Two tuples of integers a law, not a tuple a pair.
+Row = tuple[tuple[int, ...], tuple[int, ...]]
 
 #: The default cap on the distinct live states of one solve: about 5 kB each for a Target 10
 #: duel (its law kept for the whole solve), so some 250 MB at the cap (``docs/exact.md``).
@@ -96,10 +101,11 @@ class Solution:
     """The exact law of a fight's endings (each with the step it ended during), and its cost.
 
     Kept as integers (see the module). ``history[k]`` is the live states' masses after ``k``
-    eventful steps: ``(factor, ((n, m), ...))``, state ``n``'s mass ``factor * m`` over
+    eventful steps: ``(factor, (n, ...), (m, ...))``, state ``n``'s mass ``factor * m`` over
     ``denominator * scale ** k`` (what every mass shared is divided out into ``factor``, so the
-    masses stay short). ``ends[n]`` is state ``n``'s law of endings, ``(j, w)``: ending
-    ``names[j]`` with weight ``w`` out of ``scale``. So the mass of ending ``e`` on the eventful
+    masses stay short). ``ends[n]`` is state ``n``'s law of endings, ``((j, ...), (w, ...))``:
+    ending ``names[j]`` with weight ``w`` out of ``scale`` (numbers and weights apart, as
+    :data:`Row` keeps them). So the mass of ending ``e`` on the eventful
     step after ``k`` eventful ones, ``ended[e][k]``, is the sum of ``factor * m * w`` over the
     states of ``history[k]``, over ``denominator * scale ** (k + 1)``; a step pauses with weight
     ``pause`` out of ``scale``. The fight ends so during step ``t`` (from 0) with the chance
@@ -123,8 +129,8 @@ class Solution:
         steps: the steps played (the time limit, or fewer when every fight ended sooner).
     """
 
-    history: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
-    ends: tuple[tuple[tuple[int, int], ...], ...]
+    history: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+    ends: tuple[Row, ...]
     names: tuple[Ending, ...]
     at_start: dict[Ending, int]
     timed_out: dict[Ending, int]
@@ -168,8 +174,10 @@ class Solution:
 
     def expectation(self, value: Callable[[Ending], int | Fraction]) -> Fraction:
         """The exact mean of ``value(ending)`` over the fight."""
-        values = {e: Fraction(value(e)) for e in (*self.names, *self.at_start, *self.timed_out)}
-        unit = math.lcm(*(v.denominator for v in values.values()))
+        values = {e: value(e) for e in (*self.names, *self.at_start, *self.timed_out)}
+        unit = math.lcm(*(Fraction(v).denominator for v in values.values() if type(v) is not int))
+        if unit == 1:  # whole numbers (hit points, survivors): weighed as they are
+            return Fraction(self._mass(lambda e: int(values[e])), self.common)
         return Fraction(self._mass(lambda e: int(values[e] * unit)), self.common * unit)
 
     def weighted_timeline(self, key: Callable[[Ending], H]) -> Weights[tuple[H, int]]:
@@ -200,9 +208,9 @@ class Solution:
         numbers: dict[H, int] = {}
         group = [numbers.setdefault(key(e), len(numbers)) for e in self.names]
 
-        def row(ends: tuple[tuple[int, int], ...]) -> dict[int, int]:
+        def row(ends: Row) -> dict[int, int]:
             weights: dict[int, int] = {}
-            for j, w in ends:
+            for j, w in zip(*ends):
                 g = group[j]
                 weights[g] = weights.get(g, 0) + w
             return weights
@@ -223,10 +231,11 @@ class Solution:
         """The sum of ``weight[j]`` times ending ``j``'s mass, over :attr:`common`."""
         if not any(weight):
             return 0
-        worth = [sum(weight[j] * w for j, w in ends) for ends in self.ends]
+        mul, get = operator.mul, weight.__getitem__
+        worth = [sum(map(mul, map(get, js), ws)) for js, ws in self.ends]
         return sum(
-            factor * over * sum(m * worth[n] for n, m in alive)
-            for (factor, alive), over in zip(self.history, self._totals, strict=True)
+            factor * over * sum(map(mul, masses, map(worth.__getitem__, states)))
+            for (factor, states, masses), over in zip(self.history, self._totals, strict=True)
         )
 
     @cached_property
@@ -237,9 +246,7 @@ class Solution:
         """
         return {}
 
-    def _summed(
-        self, row: Callable[[tuple[tuple[int, int], ...]], dict[int, int]]
-    ) -> dict[int, list[int]]:
+    def _summed(self, row: Callable[[Row], dict[int, int]]) -> dict[int, list[int]]:
         """Per group, the masses by eventful steps of its endings (see the class).
 
         ``row`` gives a state's weight of each group from its endings' weights; it is asked once
@@ -248,9 +255,9 @@ class Solution:
         rows: dict[int, dict[int, int]] = {}
         out: dict[int, list[int]] = {}
         eventful = len(self.history)
-        for k, (factor, alive) in enumerate(self.history):
+        for k, (factor, states, masses) in enumerate(self.history):
             at: dict[int, int] = {}
-            for n, m in alive:
+            for n, m in zip(states, masses):
                 weights = rows.get(n)
                 if weights is None:
                     weights = rows[n] = row(self.ends[n])
@@ -321,8 +328,9 @@ def _by_step(masses: list[int], pause: int, limit: int) -> list[int]:
 class _Numbered(Generic[S]):
     """The states and endings of one solve, each numbered the first time it is met.
 
-    A state's law is kept as (number, weight) pairs (endings numbered below zero), so that
-    stepping the chain hashes small integers only; at most ``cap`` live states.
+    A state's law is kept as numbers and weights (endings numbered below zero), so that
+    stepping the chain hashes small integers only: its live states' :data:`Row` and its
+    endings' (ending ``-1 - j`` numbered ``j``); at most ``cap`` live states.
     """
 
     def __init__(
@@ -334,7 +342,7 @@ class _Numbered(Generic[S]):
         self.index: dict[S | Ending, int] = {}
         self.states: list[S] = []
         self.endings: list[Ending] = []
-        self.laws: list[tuple[tuple[int, int], ...]] = []
+        self.laws: list[tuple[Row, Row]] = []
         self.scales: list[int] = []
 
     def number(self, outcome: S | Ending) -> int:
@@ -352,16 +360,29 @@ class _Numbered(Generic[S]):
         self.states.append(outcome)
         return found
 
-    def law(self, n: int) -> tuple[tuple[tuple[int, int], ...], int]:
-        """State ``n``'s law as numbered pairs and their denominator (worked out once)."""
+    def law(self, n: int) -> tuple[tuple[Row, Row], int]:
+        """State ``n``'s law, its live states' row and its endings', and their denominator.
+
+        Worked out once.
+        """
         while len(self.laws) <= n:  # states are numbered in order, so are their laws
             law = _weights(self.step(self.states[len(self.laws)]))
-            index, number = self.index, self.number
-            self.laws.append(
-                tuple(
-                    (m if (m := index.get(o)) is not None else number(o), w) for o, w in law.pairs
-                )
+            pairs, index = law.pairs, self.index
+            found = [index.get(o) for o, _ in pairs]
+            if None in found:  # outcomes met for the first time
+                number = self.number
+                found = [number(o) if m is None else m for m, (o, _) in zip(found, pairs)]
+            numbers = cast(list[int], found)
+            weights = [w for _, w in pairs]
+            live = (
+                tuple(m for m in numbers if m >= 0),
+                tuple(w for m, w in zip(numbers, weights) if m >= 0),
             )
+            ends = (
+                tuple(-1 - m for m in numbers if m < 0),
+                tuple(w for m, w in zip(numbers, weights) if m < 0),
+            )
+            self.laws.append((live, ends))
             self.scales.append(law.denominator)
         return self.laws[n], self.scales[n]
 
@@ -371,8 +392,8 @@ class _Numbered(Generic[S]):
         for _ in range(steps):
             after: list[int] = []
             for n in level:
-                for m, _w in self.law(n)[0]:
-                    if m >= 0 and m not in seen:
+                for m in self.law(n)[0][0][0]:
+                    if m not in seen:
                         seen.add(m)
                         after.append(m)
             if not after:
@@ -439,14 +460,14 @@ class _Eventful:
     """The chain's eventful steps: every law over one ``scale``, a pause taken out of it.
 
     ``moves[n]`` is state ``n``'s law of live states without its pause, ``ends[n]`` its law of
-    endings (``(j, w)`` for ending ``j``, the chain's ending ``-1 - j``), as the chain numbers
-    them, for each of the first states whose law is worked out (of ``states`` met). Only the
-    moves are stepped: a step's endings are read off the live masses before it when a question
-    asks about them (:class:`Solution`).
+    endings (ending ``j`` is the chain's ending ``-1 - j``), each a :data:`Row`, as the chain
+    numbers them, for each of the first states whose law is worked out (of ``states`` met).
+    Only the moves are stepped: a step's endings are read off the live masses before it when a
+    question asks about them (:class:`Solution`).
     """
 
-    moves: tuple[tuple[tuple[int, int], ...], ...]
-    ends: tuple[tuple[tuple[int, int], ...], ...]
+    moves: tuple[Row, ...]
+    ends: tuple[Row, ...]
     states: int
     scale: int
     pause: int
@@ -455,30 +476,33 @@ class _Eventful:
     def of(cls, chain: _Numbered[S]) -> _Eventful:
         """The eventful laws of every state whose law the chain has worked out."""
         scale = math.lcm(*chain.scales)
-        stays: set[Fraction] = set()
-        moves, ends = [], []
-        for n, (pairs, d) in enumerate(zip(chain.laws, chain.scales, strict=True)):
+        stays: set[int] = set()  # each over scale
+        moves, without, ends = [], [], []
+        for n, ((live, end), d) in enumerate(zip(chain.laws, chain.scales, strict=True)):
             up = scale // d
             if up != 1:
-                pairs = tuple((m, w * up) for m, w in pairs)
-            stays.add(Fraction(next((w for m, w in pairs if m == n), 0), scale))
-            moves.append(tuple(pair for pair in pairs if pair[0] >= 0))
-            ends.append(tuple((-1 - m, w) for m, w in pairs if m < 0))
-        pause = int(stays.pop() * scale) if len(stays) == 1 else 0
+                live = (live[0], tuple(w * up for w in live[1]))
+                end = (end[0], tuple(w * up for w in end[1]))
+            stay, rest = _stay(n, live)
+            stays.add(stay)
+            moves.append(live)
+            without.append(rest)
+            ends.append(end)
+        pause = stays.pop() if len(stays) == 1 else 0
         if pause:  # the pause is taken out of every law (see the class)
-            moves = [tuple(pair for pair in law if pair[0] != n) for n, law in enumerate(moves)]
+            moves = without
         return cls(tuple(moves), tuple(ends), len(chain.states), scale, pause)
 
     def run(
         self, live: dict[int, int], steps: int
-    ) -> tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], dict[int, int], int]:
+    ) -> tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], dict[int, int], int]:
         """The eventful steps from ``live``, one eventful step at a time.
 
         Gives the live masses before each eventful step (:attr:`Solution.history`), the live
         states' masses at the time limit (over ``scale ** steps`` more than ``live``), and the
         steps played. What every live mass of a step shares is divided out into its factor.
         """
-        history: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+        history: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
         at_limit: dict[int, int] = {}
         moves, pause, states = self.moves, self.pause, self.states
         mass = [0] * states
@@ -487,20 +511,22 @@ class _Eventful:
         factor = 1
         played = steps if pause and live else 0
         for k in range(steps + 1):
-            alive = tuple((n, m) for n, m in enumerate(mass) if m)
+            alive = tuple(n for n, m in enumerate(mass) if m)
             if not alive:
                 break
+            masses = tuple(mass[n] for n in alive)
             weight = math.comb(steps, k) * pause ** (steps - k) * factor
             if weight:
-                for n, m in alive:
+                for n, m in zip(alive, masses):
                     at_limit[n] = at_limit.get(n, 0) + m * weight
             if k == steps:
                 break
             played = max(played, k + 1)
-            history.append((factor, alive))
+            history.append((factor, alive, masses))
             after = [0] * states
-            for n, m in alive:
-                for i, w in moves[n]:
+            for n, m in zip(alive, masses):
+                targets, weights = moves[n]
+                for i, w in zip(targets, weights):
                     after[i] += m * w
             shared = math.gcd(*after)
             if shared > 1:
@@ -508,6 +534,19 @@ class _Eventful:
                 factor *= shared
             mass = after
         return tuple(history), at_limit, played
+
+
+def _stay(n: int, row: Row) -> tuple[int, Row]:
+    """The weight of state ``n`` in the row, and the row without it."""
+    targets, weights = row
+    if n not in targets:
+        return 0, row
+    i = targets.index(n)
+    if n not in targets[i + 1 :]:  # a law has each outcome once
+        return weights[i], (targets[:i] + targets[i + 1 :], weights[:i] + weights[i + 1 :])
+    kept = [(m, w) for m, w in zip(targets, weights) if m != n]
+    stay = sum(w for m, w in zip(targets, weights) if m == n)
+    return stay, (tuple(m for m, _ in kept), tuple(w for _, w in kept))
 
 
 def _weights(law: Distribution[S | Ending] | Weights[S | Ending]) -> Weights[S | Ending]:

@@ -81,12 +81,24 @@ class ExactFight:
 
         As whole-number weights (:meth:`~sim.exact.chain.Solution.weighted_timeline`).
         """
+        law = self.ends_and_durations_s()
+        return law.map(lambda where: where[1])
+
+    def ends_and_durations_s(self) -> Weights[tuple[str, Fraction]]:
+        """The exact law of how the fight ended (its ``reason``) and its length in game seconds.
+
+        As whole-number weights (:meth:`~sim.exact.chain.Solution.weighted_timeline`): one
+        timeline answers both questions.
+        """
         timeline = self.solution.weighted_timeline(
             lambda e: replace(e, winner=None, survivors=(), hp_left=())
         )
         return Weights.merged(
             timeline.denominator,
-            ((self.duration_s(ending, step), w) for (ending, step), w in timeline.pairs),
+            (
+                ((ending.reason, self.duration_s(ending, step)), w)
+                for (ending, step), w in timeline.pairs
+            ),
         )
 
 

@@ -84,6 +84,21 @@ class DuelState(NamedTuple):
 Raw = tuple[int, int, int, int]
 
 
+class Blows(NamedTuple):
+    """One attack without luck on a target's hit points: the law of what it leaves them.
+
+    Weights over ``denominator``: ``miss``, no blow; ``alone``, the hit points a blow landing
+    alone leaves; ``both``, those a blow landing together with the other's hit leaves;
+    ``law``, the attack's whole law as a lone attack (a miss leaves the hit points as they are).
+    """
+
+    denominator: int
+    miss: int
+    alone: tuple[tuple[int, int], ...]
+    both: tuple[tuple[int, int], ...]
+    law: tuple[tuple[int, int], ...]
+
+
 @dataclass(frozen=True)
 class Side:
     """One duellist as the chain sees it: its attack on the other, its luck policy."""
@@ -118,6 +133,12 @@ class Duel:
         field(default_factory=dict, init=False, repr=False, compare=False)
     )
     _hurts: dict[tuple[int, int, int, int, int], tuple[int, int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _blows: dict[tuple[int, int], Blows] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _luckless_ends: dict[tuple[int, int], DuelState | Ending] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -158,11 +179,15 @@ class Duel:
     def step(self, state: DuelState) -> Weights[DuelState | Ending]:
         """The law of what one round leaves: a state, or the fight's ending.
 
+        A round without luck points on either side goes by :meth:`_luckless`.
+
         Each order of the round's steps gives the law of the round's end as whole numbers over
         a denominator of its own (:meth:`_in_turn`, :meth:`_together`), each outcome as plain
         ``(hp0, hp1, luck0, luck1)`` numbers while they are added up; the orders' weights mix
         them, and each distinct outcome is read once at the end (:meth:`_settled`).
         """
+        if not (state.luck0 or state.luck1):
+            return self._luckless(state)
         parts = [
             self._together(state) if len(order) == 1 else self._in_turn(state, order[0][0])
             for order, _ in self.orders.pairs
@@ -177,6 +202,105 @@ class Duel:
         return Weights.merged(
             self.orders.denominator * common, ((settled(raw), v) for raw, v in table.items())
         )
+
+    def _luckless(self, state: DuelState) -> Weights[DuelState | Ending]:
+        """A round in which neither has a luck point, so that neither can gain or spend one.
+
+        Then each attack reads nothing the other does: its blow lands alone, or together with
+        the other's hit, on the target's hit points at the round's start, and a blow back is
+        the same whatever the first blow did, unless it took the attacker out. So the round's
+        law is combined from each one's blows on the other (:meth:`_blows_on`, worked out once
+        per target's hit points) as the orders combine them, not from every pair of attacks.
+        """
+        h0, h1 = state.hp0, state.hp1
+        on1 = self._blows_on(0, h1)  # 0's attack on 1
+        on0 = self._blows_on(1, h0)
+        together, first0, first1 = self._order_weights()
+        table: dict[tuple[int, int], int] = {}
+        get = table.get
+        if together:  # both read the state before the step
+            p = together
+            table[h0, h1] = p * on1.miss * on0.miss
+            for b, v in on1.alone:
+                table[h0, b] = get((h0, b), 0) + p * v * on0.miss
+            for a, v in on0.alone:
+                table[a, h1] = get((a, h1), 0) + p * v * on1.miss
+            for a, v in on0.both:
+                up = p * v
+                for b, u in on1.both:
+                    table[a, b] = get((a, b), 0) + up * u
+        # One after the other: the first blow, then the blow back unless it took the other out.
+        # Both orders give each pair that leaves the second to strike standing (a > 0 for 1
+        # first, b > 0 for 0 first), so those pairs are weighed once for both.
+        for b, v in on1.law:  # 0 first: b; then 1 back on 0: a
+            if b <= 0:
+                if first0:
+                    table[h0, b] = get((h0, b), 0) + first0 * v * on0.denominator
+                continue
+            for a, u in on0.law:
+                w = first0 + first1 if a > 0 else first0
+                if w:
+                    table[a, b] = get((a, b), 0) + w * v * u
+        if first1:
+            for a, u in on0.law:  # 1 first: what only this order gives
+                if a <= 0:
+                    table[a, h1] = get((a, h1), 0) + first1 * u * on1.denominator
+                    continue
+                for b, v in on1.law:
+                    if b <= 0:
+                        table[a, b] = get((a, b), 0) + first1 * u * v
+        # Hit points at 0 or below are kept as 0, so each pair is a distinct state or ending.
+        # Each pair is read once for the whole solve (:meth:`_settled`).
+        outcomes = self._luckless_ends
+        law: list[tuple[DuelState | Ending, int]] = []
+        for pair, v in table.items():
+            if v:
+                outcome = outcomes.get(pair)
+                if outcome is None:
+                    outcome = outcomes[pair] = self._settled((*pair, 0, 0))
+                law.append((outcome, v))
+        return Weights(self.orders.denominator * on1.denominator * on0.denominator, tuple(law))
+
+    def _order_weights(self) -> tuple[int, int, int]:
+        """The weights of the round's orders: both together, 0 first, 1 first."""
+        together = first0 = first1 = 0
+        for order, p in self.orders.pairs:
+            if len(order) == 1:
+                together += p
+            elif order[0][0] == 0:
+                first0 += p
+            else:
+                first1 += p
+        return together, first0, first1
+
+    def _blows_on(self, me: int, hp: int) -> Blows:
+        """``me``'s attack on the other, at ``hp`` and without luck, as :class:`Blows`.
+
+        Each blow lands by the round's own functions (:meth:`_landed` alone, :meth:`_hurt`
+        together with the other's hit); hit points at 0 or below are kept as 0 (out, as
+        :meth:`_settled` reads them). Worked out once for the whole solve.
+        """
+        found = self._blows.get((me, hp))
+        if found is None:
+            d, attacks = self._attacks(me, 0, hp)
+            miss = 0
+            alone: dict[int, int] = {}
+            both: dict[int, int] = {}
+            for effect, amount, _lucky, w in attacks:  # no luck: never lucky
+                if not effect:
+                    miss += w
+                    continue
+                left = max(self._landed(1 - me, effect, amount, hp, 0)[0], 0)
+                alone[left] = alone.get(left, 0) + w
+                left = max(self._hurt(1 - me, hp, 0, effect, amount)[0], 0)
+                both[left] = both.get(left, 0) + w
+            law = dict(alone)
+            if miss:
+                law[hp] = law.get(hp, 0) + miss
+            found = self._blows[me, hp] = Blows(
+                d, miss, tuple(alone.items()), tuple(both.items()), tuple(law.items())
+            )
+        return found
 
     def _in_turn(self, state: DuelState, a: int) -> tuple[int, dict[Raw, int]]:
         """``a`` attacks alone first, then the other strikes back alone unless taken out.

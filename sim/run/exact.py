@@ -147,8 +147,12 @@ def exact_summary(scenario: Scenario, fight: ExactFight) -> dict[str, Any]:
             "mean_hp_left": str(hp_left),
         }
     draw = solution.probability(lambda e: e.winner is None)
-    ends = solution.marginal(lambda e: e.reason)
-    durations = fight.durations_s()
+    ended = fight.ends_and_durations_s()
+    ends = {
+        reason: Fraction(w, ended.denominator)
+        for reason, w in ended.map(lambda where: where[0]).pairs
+    }
+    durations = ended.map(lambda where: where[1])
     duration = sum((s * w for s, w in durations.pairs), Fraction(0)) / durations.denominator
     summary: dict[str, Any] = {
         "kind": "run",

@@ -12,14 +12,17 @@ from __future__ import annotations
 import copy
 import json
 import math
+from dataclasses import replace
 
 import pytest
 import yaml
 from click.testing import CliRunner
 
 from sim.cli.app import cli
+from sim.exact import acs
 from sim.exact.errors import NotExact
 from sim.exact.fight import exact_fight
+from sim.rules.acs.second import Contender, second_law
 from sim.run.api import simulate
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.exact.brute import chain_law, engine_law
@@ -176,3 +179,17 @@ def test_a_hybrid_and_a_skirmish_are_refused_and_auto_samples_them():
                                "--runs", "20", "--json", "--quiet"])
     assert auto.exit_code == 0, auto.output
     assert "method: sample" in auto.stderr
+
+
+@pytest.mark.parametrize(
+    "ready, duplicates", [(False, "slide"), (True, "slide"), (False, "reroll")]
+)
+def test_the_chain_s_plans_are_the_second_s_law(ready, duplicates):
+    """The chain's plans (integers) are the rules' ``second_law``, factor by factor."""
+    duel = acs.duel(load_scenario(DUEL))
+    options = duel.options
+    contenders = [Contender.of(d.timing, ready, options) for d in duel.duelists]
+    contenders[0] = replace(contenders[0], bonus=contenders[0].bonus + 2)  # not both alike
+    assert acs.plans_law(contenders, duplicates).distribution() == second_law(
+        contenders, duplicates
+    )
