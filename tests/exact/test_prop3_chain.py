@@ -181,7 +181,7 @@ def test_more_than_one_a_side_is_refused():
 
 
 def test_the_bundled_hundred_round_duel_is_refused_by_its_cap_before_solving(monkeypatch):
-    """No round is a pause, so the chain affords ROUND_STATES over its rounds: 250 over 100."""
+    """No round is a pause, so the chain affords ROUND_STATES over its rounds: 800 over 100."""
 
     def never(*args, **kwargs):
         raise AssertionError("solved a chain over its cap")
@@ -190,9 +190,9 @@ def test_the_bundled_hundred_round_duel_is_refused_by_its_cap_before_solving(mon
     scenario = load_scenario("scenarios/p3-moonbelly-vs-kronzer.yaml")
     chain = fight.chain_for(scenario)
     assert chain.steps == 100 and chain.cap() == prop3.ROUND_STATES // 100
-    with pytest.raises(TooManyStates, match="7,680 states, over its cap of 250") as why:
+    with pytest.raises(TooManyStates, match="7,680 states, over its cap of 800") as why:
         exact_fight(scenario)
-    assert why.value.cap == 250
+    assert why.value.cap == 800
     # Ten rounds at Vigor 3 fit (the small duel the other tests solve).
     data = yaml.safe_load(open("scenarios/p3-moonbelly-vs-kronzer.yaml").read())
     for side in data["sides"]:
@@ -203,7 +203,25 @@ def test_the_bundled_hundred_round_duel_is_refused_by_its_cap_before_solving(mon
     assert small.estimate() <= small.cap()
 
 
+def test_lumping_states_alike_changes_no_chance_of_any_ending_at_any_round(monkeypatch):
+    """The chain over blocks of states alike gives every ending at every round as over states."""
+    data = yaml.safe_load(open(DUEL).read())
+    for side in data["sides"]:
+        side["combatants"][0]["vigor"] = 2
+    data["time_limit"] = 36
+    lumped = exact_fight(scenario_from_dict(copy.deepcopy(data)))
+    monkeypatch.setattr(prop3, "_lumped", lambda live, law, steps: ({}, {}))
+    every = exact_fight(scenario_from_dict(copy.deepcopy(data)))
+    assert lumped.solution.states < every.solution.states / 2  # the test can tell them apart
+    assert lumped.solution.endings == every.solution.endings
+    # The whole duel over 10 rounds fits the cap now (some 26 s of CPU, 1,780 blocks).
+    data = yaml.safe_load(open(DUEL).read())
+    data["time_limit"] = 60
+    ten = fight.chain_for(scenario_from_dict(data))
+    assert ten.estimate() == 7680 <= ten.cap()
+
+
 def test_auto_samples_the_bundled_duel_saying_its_chains_cap():
     choice, fight_ = choose_method(load_scenario("scenarios/p3-moonbelly-vs-kronzer.yaml"), "auto")
     assert fight_ is None and choice.method == "sample"
-    assert choice.reason == "about 7,680 states, over its chain's cap of 250"
+    assert choice.reason == "about 7,680 states, over its chain's cap of 800"
