@@ -205,7 +205,8 @@ def test_the_bundled_hundred_round_duel_is_refused_by_its_cap_before_solving(mon
 
 def test_lumping_states_alike_changes_no_chance_of_any_ending_at_any_round(monkeypatch):
     """The chain over blocks of states alike gives every ending at every round as over states."""
-    data = yaml.safe_load(open(DUEL).read())
+    with open(DUEL) as file:
+        data = yaml.safe_load(file)
     for side in data["sides"]:
         side["combatants"][0]["vigor"] = 2
     data["time_limit"] = 36
@@ -215,7 +216,8 @@ def test_lumping_states_alike_changes_no_chance_of_any_ending_at_any_round(monke
     assert lumped.solution.states < every.solution.states / 2  # the test can tell them apart
     assert lumped.solution.endings == every.solution.endings
     # The whole duel over 10 rounds fits the cap now (some 26 s of CPU, 1,780 blocks).
-    data = yaml.safe_load(open(DUEL).read())
+    with open(DUEL) as file:
+        data = yaml.safe_load(file)
     data["time_limit"] = 60
     ten = fight.chain_for(scenario_from_dict(data))
     assert ten.estimate() == 7680 <= ten.cap()

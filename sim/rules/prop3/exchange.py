@@ -495,9 +495,7 @@ def attempt_counts(
     return counts, attack.sides**attack.dice * d_total
 
 
-def _answering(
-    exchange: ExchangeInput, defense: Pool, d_left: int
-) -> tuple[tuple[Kept, int], ...]:
+def _answering(exchange: ExchangeInput, defense: Pool, d_left: int) -> tuple[tuple[Kept, int], ...]:
     """The defender's kept rolls and their ordered rolls, those that answer alike merged.
 
     Without persistent points to spend, an answer is read off what a kept roll reaches
