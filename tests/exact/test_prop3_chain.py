@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import math
+import sys
 from fractions import Fraction
 
 import pytest
@@ -25,7 +26,7 @@ from sim.exact.chain import TooManyStates
 from sim.exact.errors import NotExact
 from sim.exact.fight import exact_fight
 from sim.run.api import simulate
-from sim.run.exact import choose_method
+from sim.run.exact import choose_method, fraction_text
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.exact.brute import bounded_engine_law, chain_law
 
@@ -221,6 +222,19 @@ def test_lumping_states_alike_changes_no_chance_of_any_ending_at_any_round(monke
     data["time_limit"] = 60
     ten = fight.chain_for(scenario_from_dict(data))
     assert ten.estimate() == 7680 <= ten.cap()
+
+
+def test_an_exact_chance_of_any_length_is_written_whole():
+    """Python's str stops at 4,300 digits; the whole duel's chances over 10 rounds have more."""
+    values = [Fraction(3**20000 + 1, 2**30000), Fraction(10**2500), Fraction(-7, 3), Fraction(5)]
+    texts = [fraction_text(v) for v in values]
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert texts == [str(v) for v in values]
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert len(texts[0]) > 10_000 and texts[2:] == ["-7/3", "5"]
 
 
 def test_auto_samples_the_bundled_duel_saying_its_chains_cap():
