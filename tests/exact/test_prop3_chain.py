@@ -155,6 +155,30 @@ def test_the_bundled_duel_made_small_sampled_agrees_within_four_standard_errors(
     assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
 
 
+@pytest.mark.slow
+def test_the_whole_bundled_duel_over_ten_rounds_sampled_agrees_within_four_standard_errors():
+    """Vigor 5 and 6 as bundled, the time limit cut to 10 rounds: 1,780 blocks, some 22 s."""
+    with open(DUEL) as file:
+        data = yaml.safe_load(file)
+    data["time_limit"] = 60
+    exact = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
+    runs = 2000
+    sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=23).summary
+    assert exact["method"] == "exact" and exact["states"] == 1780
+    for side, values in exact["sides"].items():
+        p = values["win_rate"]
+        assert 0.02 < p < 0.98
+        assert abs(sampled["sides"][side]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
+    p = exact["draw_rate"]
+    assert 0.02 < p < 0.98
+    assert abs(sampled["draw_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
+    law = exact["length"]["law"]
+    mean = sum(length * q for length, q in law)
+    sd = math.sqrt(sum((length - mean) ** 2 * q for length, q in law))
+    assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
+    assert len(exact["fractions"]["draw_rate"]) > 4300  # written whole (fraction_text)
+
+
 REFUSED = {
     "a missile weapon": ({"missile": {"name": "sling"}}, {}, "missile weapon"),
     "advantages": ({"advantages": {"strength": 1}}, {}, "persistent points"),
