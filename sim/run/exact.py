@@ -142,9 +142,9 @@ def exact_summary(scenario: Scenario, fight: ExactFight) -> dict[str, Any]:
             "mean_hp_left": float(hp_left),
         }
         exact_sides[name] = {
-            "win_rate": str(win),
-            "mean_survivors": str(survivors),
-            "mean_hp_left": str(hp_left),
+            "win_rate": fraction_text(win),
+            "mean_survivors": fraction_text(survivors),
+            "mean_hp_left": fraction_text(hp_left),
         }
     draw = solution.probability(lambda e: e.winner is None)
     ended = fight.ends_and_durations_s()
@@ -173,12 +173,40 @@ def exact_summary(scenario: Scenario, fight: ExactFight) -> dict[str, Any]:
     summary["states"] = solution.states
     summary["fractions"] = {
         "sides": exact_sides,
-        "draw_rate": str(draw),
-        "ends": {k: str(ends[k]) for k in sorted(ends)},
-        "mean_duration_s": str(duration),
+        "draw_rate": fraction_text(draw),
+        "ends": {k: fraction_text(ends[k]) for k in sorted(ends)},
+        "mean_duration_s": fraction_text(duration),
     }
     summary["length"] = length_law(durations, round_s)
     return summary
+
+
+#: Decimal digits written at a time by :func:`fraction_text` (under Python's own limit).
+_CHUNK_DIGITS = 1000
+
+
+def fraction_text(value: Fraction) -> str:
+    """``str(value)``, however many digits: ``numerator/denominator`` (or the whole number).
+
+    Python's ``str`` of an integer stops at ``sys.get_int_max_str_digits()`` (4,300 digits by
+    default), and an exact chance of a long fight has more: each part is written in chunks of
+    :data:`_CHUNK_DIGITS` digits.
+    """
+    text = _decimal(value.numerator)
+    return text if value.denominator == 1 else f"{text}/{_decimal(value.denominator)}"
+
+
+def _decimal(n: int) -> str:
+    """A whole number in decimal, chunk by chunk (see :func:`fraction_text`)."""
+    if n < 0:
+        return "-" + _decimal(-n)
+    chunk = 10**_CHUNK_DIGITS
+    parts: list[str] = []
+    while n >= chunk:
+        n, low = divmod(n, chunk)
+        parts.append(f"{low:0{_CHUNK_DIGITS}d}")
+    parts.append(str(n))
+    return "".join(reversed(parts))
 
 
 def _won(side: int, ending: Ending) -> bool:
@@ -218,4 +246,5 @@ __all__ = [
     "exact_meta",
     "exact_result",
     "exact_summary",
+    "fraction_text",
 ]

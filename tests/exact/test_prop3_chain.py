@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import math
+import sys
 from fractions import Fraction
 
 import pytest
@@ -25,7 +26,7 @@ from sim.exact.chain import TooManyStates
 from sim.exact.errors import NotExact
 from sim.exact.fight import exact_fight
 from sim.run.api import simulate
-from sim.run.exact import choose_method
+from sim.run.exact import choose_method, fraction_text
 from sim.scenario.loader import load_scenario, scenario_from_dict
 from tests.exact.brute import bounded_engine_law, chain_law
 
@@ -154,6 +155,30 @@ def test_the_bundled_duel_made_small_sampled_agrees_within_four_standard_errors(
     assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
 
 
+@pytest.mark.slow
+def test_the_whole_bundled_duel_over_ten_rounds_sampled_agrees_within_four_standard_errors():
+    """Vigor 5 and 6 as bundled, the time limit cut to 10 rounds: 1,780 blocks, some 22 s."""
+    with open(DUEL) as file:
+        data = yaml.safe_load(file)
+    data["time_limit"] = 60
+    exact = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
+    runs = 2000
+    sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=23).summary
+    assert exact["method"] == "exact" and exact["states"] == 1780
+    for side, values in exact["sides"].items():
+        p = values["win_rate"]
+        assert 0.02 < p < 0.98
+        assert abs(sampled["sides"][side]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
+    p = exact["draw_rate"]
+    assert 0.02 < p < 0.98
+    assert abs(sampled["draw_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
+    law = exact["length"]["law"]
+    mean = sum(length * q for length, q in law)
+    sd = math.sqrt(sum((length - mean) ** 2 * q for length, q in law))
+    assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
+    assert len(exact["fractions"]["draw_rate"]) > 4300  # written whole (fraction_text)
+
+
 REFUSED = {
     "a missile weapon": ({"missile": {"name": "sling"}}, {}, "missile weapon"),
     "advantages": ({"advantages": {"strength": 1}}, {}, "persistent points"),
@@ -181,7 +206,7 @@ def test_more_than_one_a_side_is_refused():
 
 
 def test_the_bundled_hundred_round_duel_is_refused_by_its_cap_before_solving(monkeypatch):
-    """No round is a pause, so the chain affords ROUND_STATES over its rounds: 250 over 100."""
+    """No round is a pause, so the chain affords ROUND_STATES over its rounds: 800 over 100."""
 
     def never(*args, **kwargs):
         raise AssertionError("solved a chain over its cap")
@@ -190,9 +215,9 @@ def test_the_bundled_hundred_round_duel_is_refused_by_its_cap_before_solving(mon
     scenario = load_scenario("scenarios/p3-moonbelly-vs-kronzer.yaml")
     chain = fight.chain_for(scenario)
     assert chain.steps == 100 and chain.cap() == prop3.ROUND_STATES // 100
-    with pytest.raises(TooManyStates, match="7,680 states, over its cap of 250") as why:
+    with pytest.raises(TooManyStates, match="7,680 states, over its cap of 800") as why:
         exact_fight(scenario)
-    assert why.value.cap == 250
+    assert why.value.cap == 800
     # Ten rounds at Vigor 3 fit (the small duel the other tests solve).
     data = yaml.safe_load(open("scenarios/p3-moonbelly-vs-kronzer.yaml").read())
     for side in data["sides"]:
@@ -203,7 +228,40 @@ def test_the_bundled_hundred_round_duel_is_refused_by_its_cap_before_solving(mon
     assert small.estimate() <= small.cap()
 
 
+def test_lumping_states_alike_changes_no_chance_of_any_ending_at_any_round(monkeypatch):
+    """The chain over blocks of states alike gives every ending at every round as over states."""
+    with open(DUEL) as file:
+        data = yaml.safe_load(file)
+    for side in data["sides"]:
+        side["combatants"][0]["vigor"] = 2
+    data["time_limit"] = 36
+    lumped = exact_fight(scenario_from_dict(copy.deepcopy(data)))
+    monkeypatch.setattr(prop3, "_lumped", lambda live, law, steps: ({}, {}))
+    every = exact_fight(scenario_from_dict(copy.deepcopy(data)))
+    assert lumped.solution.states < every.solution.states / 2  # the test can tell them apart
+    assert lumped.solution.endings == every.solution.endings
+    # The whole duel over 10 rounds fits the cap now (some 26 s of CPU, 1,780 blocks).
+    with open(DUEL) as file:
+        data = yaml.safe_load(file)
+    data["time_limit"] = 60
+    ten = fight.chain_for(scenario_from_dict(data))
+    assert ten.estimate() == 7680 <= ten.cap()
+
+
+def test_an_exact_chance_of_any_length_is_written_whole():
+    """Python's str stops at 4,300 digits; the whole duel's chances over 10 rounds have more."""
+    values = [Fraction(3**20000 + 1, 2**30000), Fraction(10**2500), Fraction(-7, 3), Fraction(5)]
+    texts = [fraction_text(v) for v in values]
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert texts == [str(v) for v in values]
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert len(texts[0]) > 10_000 and texts[2:] == ["-7/3", "5"]
+
+
 def test_auto_samples_the_bundled_duel_saying_its_chains_cap():
     choice, fight_ = choose_method(load_scenario("scenarios/p3-moonbelly-vs-kronzer.yaml"), "auto")
     assert fight_ is None and choice.method == "sample"
-    assert choice.reason == "about 7,680 states, over its chain's cap of 250"
+    assert choice.reason == "about 7,680 states, over its chain's cap of 800"

@@ -466,25 +466,61 @@ def attempt_law(exchange: ExchangeInput, a_left: int, d_left: int) -> Distributi
 
     The attacker's kept rolls are first read into what it counts (equal results merged), then
     each is met by every kept roll of the defender: the same steps as :func:`roll_attempt`, over
-    the same tables.
+    the same tables, counted in ordered rolls (:func:`attempt_counts`).
+    """
+    counts, _ = attempt_counts(exchange, a_left, d_left)
+    return Distribution.of(counts.items())
+
+
+def attempt_counts(
+    exchange: ExchangeInput, a_left: int, d_left: int
+) -> tuple[dict[AttemptOutcome, int], int]:
+    """:func:`attempt_law` in whole numbers: each outcome's ordered rolls of both pools, and all.
+
+    The attacker's rolls that count alike (:func:`attack_step`) are met once; so are the
+    defender's rolls that answer alike (:func:`_answering`).
     """
     attack, defense = exchange.attack, exchange.defense
-    counted = (
-        kept_of(exchange, attack, 0, a_left)
-        .law()
-        .map(lambda kept: _counted(attack_step(exchange, kept, a_left)))
-    )
-
-    def met(a: tuple[Result, int]) -> Distribution[AttemptOutcome]:
-        result, spent = a
-        outcome = unanswered(exchange, result)
+    counted: dict[tuple[Result, int], int] = {}
+    for kept, n in kept_of(exchange, attack, 0, a_left).weights():
+        key = _counted(attack_step(exchange, kept, a_left))
+        counted[key] = counted.get(key, 0) + n
+    d_total = 1 if defense is None else defense.sides**defense.dice
+    counts: dict[AttemptOutcome, int] = {}
+    answers: tuple[tuple[Kept, int], ...] | None = None
+    for a, n in counted.items():
+        outcome = unanswered(exchange, a[0])
         if outcome is not None:
-            return Distribution.certain(AttemptOutcome(outcome, spent, 0, False))
+            step = AttemptOutcome(outcome, a[1], 0, False)
+            counts[step] = counts.get(step, 0) + n * d_total
+            continue
         assert defense is not None, "a defender without a pool does not roll"
-        rolls = kept_of(exchange, defense, exchange.save, d_left).law()
-        return rolls.map(lambda kept: _met(exchange, a, kept, d_left))
+        if answers is None:
+            answers = _answering(exchange, defense, d_left)
+        for kept, m in answers:
+            step = _met(exchange, a, kept, d_left)
+            counts[step] = counts.get(step, 0) + n * m
+    return counts, attack.sides**attack.dice * d_total
 
-    return counted.bind(met)
+
+def _answering(exchange: ExchangeInput, defense: Pool, d_left: int) -> tuple[tuple[Kept, int], ...]:
+    """The defender's kept rolls and their ordered rolls, those that answer alike merged.
+
+    Without persistent points to spend, an answer is read off what a kept roll reaches
+    (:func:`_read_answer`: its best results, pair faces and lowest pairs), so rolls that reach
+    the same answer every attack alike; the first of them stands for them all.
+    """
+    rows = kept_of(exchange, defense, exchange.save, d_left).weights()
+    if _spends(exchange, d_left):
+        return rows
+    first: dict[tuple[object, ...], Kept] = {}
+    ways: dict[tuple[object, ...], int] = {}
+    for kept, n in rows:
+        levels = range(len(kept.bests))
+        key = (kept.bests, kept.pair_faces, tuple(kept.lowest_pair(i) for i in levels))
+        first.setdefault(key, kept)
+        ways[key] = ways.get(key, 0) + n
+    return tuple((kept, ways[key]) for key, kept in first.items())
 
 
 def _counted(a: Counted) -> tuple[Result, int]:

@@ -222,6 +222,21 @@ class KeptTable:
         assert sum(weights) == 1, "the kept rolls of a pool cover every roll once"
         return Distribution.of((self.kept(row), w) for row, w in enumerate(weights))
 
+    def weights(self) -> tuple[tuple[Kept, int], ...]:
+        """The law of :meth:`law` in whole numbers: each kept roll and its ordered rolls.
+
+        Out of ``sides ** dice``; rolls that no ordered roll gives are left out.
+
+        Raises:
+            ValueError: for a pool too large to count exactly.
+        """
+        sides = self.reading.sides
+        if self.dice > MAX_EXACT_DICE or sides**self.dice >= 2**53:
+            raise ValueError(f"{self.dice}d{sides} is too large for an exact law of its rolls")
+        weighted = tuple((self.kept(row), int(c)) for row, c in enumerate(self.counts) if c)
+        assert sum(c for _, c in weighted) == sides**self.dice, "every roll counted once"
+        return weighted
+
 
 def drawn_length(dice: int, sides: int, keep: str, points: int) -> int:
     """How many of a pool's dice are drawn: all of them, or the lowest that decide the roll.
@@ -256,6 +271,10 @@ class RolledPool:
         return self.reading.kept(tuple(faces[: self.length]))
 
     def law(self) -> Distribution[Kept]:
+        """Never: a pool too large to list is too large for an exact law."""
+        raise ValueError(f"{self.dice}d{self.reading.sides} is too large for an exact law")
+
+    def weights(self) -> tuple[tuple[Kept, int], ...]:
         """Never: a pool too large to list is too large for an exact law."""
         raise ValueError(f"{self.dice}d{self.reading.sides} is too large for an exact law")
 
