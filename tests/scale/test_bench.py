@@ -182,6 +182,31 @@ def test_a_count_far_from_the_cpu_ratio_is_rejected():
     assert kept["passed"] is False  # 41% of the bare loop is under the 55% floor
 
 
+def test_a_target_decided_by_its_count_shows_the_count_and_its_limit():
+    # The Proposition Three duel: judged on at most 600,000 instructions where counted, so the
+    # table and the JSON show the count against 600,000, not the bare loop's share against 30%
+    # (a share of 63% beside a limit of 30% and FAIL read as a contradiction).
+    prop3 = next(t for t in TARGETS if t.key == "prop3_speed")
+    row = {"rules": "prop3", "ratio": 0.53, "ratio_spread": [0.4, 0.9], "rounds": 7}
+    counts = {"prop3": {"engine": 1_117_915, "bare": 704_484}}
+    judged = DRIVER._ratio_target(prop3, row, counts)
+    shown_as = (judged["measured"], judged["limit"], judged["unit"])
+    assert shown_as == (1_117_915, 600_000, "instructions")
+    assert judged["passed"] is False and judged["bare_ratio"] == 704_484 / 1_117_915
+    faster = row | {"ratio": 1.1}  # the CPU-time share beside it, so the count is plausible
+    under = DRIVER._ratio_target(prop3, faster, {"prop3": {"engine": 590_000, "bare": 704_484}})
+    assert under["passed"] is True and under["measured"] == 590_000
+    uncounted = DRIVER._ratio_target(prop3, row, None)
+    assert (uncounted["measured"], uncounted["limit"], uncounted["unit"]) == (0.53, 0.30, "ratio")
+    out = io.StringIO()
+    reference = dict.fromkeys(ROW_KEYS, 1) | {"label": "prop3", "ratio_spread": [1, 1]}
+    machine = {"cores": 2, "python": "3.11", "simpy": "4"}
+    result = {"machine": machine, "references": [reference], "targets": [judged]}
+    DRIVER.render(result, Console(file=out, width=200))
+    shown = out.getvalue()
+    assert "1,117,915 instr." in shown and "600,000 instr." in shown and "FAIL" in shown
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
 def test_counts_repeat_with_one_blas_thread():
     # With NumPy's OpenBLAS thread spinning, ``import numpy`` alone counted 396 M to 408 M
