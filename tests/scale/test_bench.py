@@ -207,6 +207,29 @@ def test_a_target_decided_by_its_count_shows_the_count_and_its_limit():
     assert "1,117,915 instr." in shown and "600,000 instr." in shown and "FAIL" in shown
 
 
+def test_memory_is_judged_on_the_lowest_of_interleaved_peaks(monkeypatch):
+    # One machine, one day: 1,000,000 combats peaked at 133 MB in one run and 120 MB in the
+    # next, 150,000 at 115 and 122 MB; a single pair said "not flat", the other "flat".
+    peaks = iter([(115.0, 50.0), (133.0, 54.0), (122.0, 51.0), (120.0, 52.0)])
+    runs: list[int] = []
+
+    def fake_peak(scenario, combats, workers):
+        runs.append(combats)
+        main, worker = next(peaks)
+        return {"main_mb": main, "worker_mb": worker, "total_mb": main + worker, "runs": combats}
+
+    monkeypatch.setattr(DRIVER, "peak_memory", fake_peak)
+    monkeypatch.setattr(DRIVER, "_speedup_target", lambda *a: {"key": "two_workers"})
+    t10 = {"rules": "target10", "label": "Target 10 duel", "scenario": "s.yaml", "bare_per_s": 1.0}
+    t10 |= {"ratio": 0.45, "ratio_spread": [0.4, 0.5], "rounds": 7}
+    judged = {t["key"]: t for t in DRIVER._targets([t10], 2, 10, 1000, ROOT, print, None)}
+    assert runs == [150, 1000] * DRIVER.MEMORY_ROUNDS  # interleaved, smaller first
+    peak, flat = judged["memory_peak"], judged["memory_flat"]
+    assert peak["measured"] == 120.0 and peak["spread"] == [120.0, 133.0] and peak["passed"]
+    assert flat["measured"] == 120.0 / 115.0 and flat["passed"]
+    assert flat["spread"] == [120.0 / 122.0, 133.0 / 115.0]  # one pair alone would fail
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
 def test_counts_repeat_with_one_blas_thread():
     # With NumPy's OpenBLAS thread spinning, ``import numpy`` alone counted 396 M to 408 M
