@@ -14,12 +14,12 @@ the fight's own methods (``Fight.harm``: the damage track; ``Fight.apply``: what
 ``fumbles.fumble_effect`` by ``fumbles.fumble_law``, or a critical defense,
 ``criticals.critical_effect``, does; ``counters.counter_mode``: whether a counter-attack
 reaches). The order comes from ``initiative.initiative_law`` and ``initiative.pair_order_law``
-at the start (the roll-offs' safety net of ``initiative.MAX_ROLL_OFFS`` included).
+at the start, and again every round under ``initiative: round``.
 
 The chain sets the engine's own two fighters and fight to a state, calls those functions and
 reads the state back: the only thing it writes is that reading. Its dice fail if anything
 rolls, so no piece samples. What it does not play (more than one combatant a side, missile
-weapons, combatants apart, persistent points, form tactics ``random``, ``initiative: round``)
+weapons, combatants apart, persistent points, form tactics ``random``)
 is refused by :func:`duel` with :class:`NotExact` saying why.
 """
 
@@ -556,12 +556,6 @@ def duel(scenario: Scenario) -> Duel:
     fight = RoundFight(combat, prepared.rules)
     for f in fighters:
         _check(f)
-    if prepared.every_round:
-        raise NotExact(
-            "the Proposition Three chain does not follow initiative: round (each round's "
-            "roll-offs, exact to the last of their 100, make every round's chances integers of "
-            "thousands of digits)"
-        )
     a, b = fighters
     if fight.distance(a, b) > prepared.rules.melee_range:
         raise NotExact(

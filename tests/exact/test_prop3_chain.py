@@ -155,6 +155,29 @@ def test_the_bundled_duel_made_small_sampled_agrees_within_four_standard_errors(
     assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
 
 
+def test_initiative_rolled_every_round_sampled_agrees_within_four_standard_errors(small_duel):
+    """The bundled duel at Vigor 2 over 10 rounds, initiative rolled again every round."""
+    data = copy.deepcopy(small_duel)
+    for side in data["sides"]:
+        side["combatants"][0]["vigor"] = 2
+    data.setdefault("options", {})["initiative"] = "round"
+    exact = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
+    data["options"]["initiative"] = "fight"
+    kept = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
+    assert exact["fractions"] != kept["fractions"]  # the chain follows the option
+    data["options"]["initiative"] = "round"
+    runs = 3000
+    sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=29).summary
+    for side, values in exact["sides"].items():
+        p = values["win_rate"]
+        assert 0.05 < p < 0.95
+        assert abs(sampled["sides"][side]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
+    law = exact["length"]["law"]
+    mean = sum(length * q for length, q in law)
+    sd = math.sqrt(sum((length - mean) ** 2 * q for length, q in law))
+    assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
+
+
 @pytest.mark.slow
 def test_the_whole_bundled_duel_over_ten_rounds_sampled_agrees_within_four_standard_errors():
     """Vigor 5 and 6 as bundled, the time limit cut to 10 rounds: 1,780 blocks, some 22 s."""
@@ -184,7 +207,6 @@ REFUSED = {
     "advantages": ({"advantages": {"strength": 1}}, {}, "persistent points"),
     "random forms": ({"tactics": {"attack": "random"}}, {}, "at random"),
     "apart": ({}, {"start_distance": 10}, "beyond melee range"),
-    "initiative every round": ({}, {"initiative": "round"}, "initiative: round"),
 }
 
 

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import copy
+import itertools
+from fractions import Fraction
+
+import pytest
 
 from sim.engine.combat import Combat
-from sim.rules.prop3.initiative import move_up, rank
+from sim.engine.distribution import Distribution
+from sim.rules.prop3.initiative import move_up, pair_order_law, rank
 from sim.rules.prop3.melee import melee_attack
-from sim.rules.prop3.pool import Result
+from sim.rules.prop3.pool import NOTHING, Result
 from sim.run.runner import trace_combat
 from sim.scenario.loader import scenario_from_dict
 from tests.prop3.scripted import d8, pool
@@ -73,6 +78,66 @@ def test_tied_results_are_rolled_again_among_the_tied():
 def test_rank_orders_by_result_and_rolls_off_ties():
     rolls = iter([Result.pair(3), Result.pair(3), Result.triple(6), Result.pair(2), Result.pair(4)])
     assert rank(["x", "y", "z"], lambda f: next(rolls)) == ["z", "x", "y"]
+
+
+def test_roll_offs_go_on_until_the_tied_differ_with_no_cap():
+    # 150 roll-offs tie (the old safety net stopped at 100 and kept the scenario's order).
+    rolls = iter([Result.pair(3)] * 302 + [Result.pair(4), Result.pair(2)])
+    assert rank(["x", "y"], lambda f: next(rolls)) == ["y", "x"]
+    assert next(rolls, None) is None
+
+
+def _law(*weighted: tuple[Result, int]) -> Distribution[Result]:
+    total = sum(w for _, w in weighted)
+    return Distribution.of([(r, Fraction(w, total)) for r, w in weighted])
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        # A lone die each (1d4): a 1 is a pair of 1s, anything else nothing; ties 10 in 16.
+        (_law((Result.pair(1), 1), (NOTHING, 3)), _law((Result.pair(1), 1), (NOTHING, 3))),
+        # Unlike pools: a pair of 2s, of 1s or nothing against a triple or nothing.
+        (
+            _law((Result.pair(2), 2), (Result.pair(1), 1), (NOTHING, 5)),
+            _law((Result.triple(4), 1), (NOTHING, 2)),
+        ),
+    ],
+)
+def test_the_order_law_is_the_rank_of_every_sequence_of_rolls(first, second):
+    """``pair_order_law`` against ``rank`` itself over every roll sequence of up to 12 roll-offs."""
+    ahead = left = Fraction(0)
+    stack = [((), Fraction(1))]
+    while stack:
+        rolls, weight = stack.pop()
+        feed = iter(rolls)
+
+        def roll(_f, feed=feed):
+            found = next(feed, None)
+            if found is None:
+                raise LookupError
+            return found
+
+        try:
+            order = rank(["first", "second"], roll)
+        except LookupError:
+            if len(rolls) >= 26:  # 12 roll-offs, then cut off
+                left += weight
+                continue
+            for (a, p), (b, q) in itertools.product(first, second):
+                stack.append(((*rolls, a, b), weight * p * q))
+            continue
+        ahead += weight if order == ["first", "second"] else 0
+    exact = pair_order_law(first, second)
+    assert 0 < left < Fraction(1, 100)
+    assert ahead <= exact <= ahead + left
+    assert 0 < exact < 1
+
+
+def test_two_rolls_that_always_tie_have_no_order_law():
+    certain = Distribution.certain(Result.pair(2))
+    with pytest.raises(ValueError, match="always tie"):
+        pair_order_law(certain, certain)
 
 
 def test_initiative_is_kept_all_fight_or_rolled_every_round():

@@ -7,14 +7,17 @@ everyone rolls Agility (Speed) (the ``initiative`` skill's die, else the race's 
 option ``initiative_substat``) at the start of the fight; the better result (``pool.Result``
 order: triple > pair > nothing, lower better) goes first and the order is kept all fight (option
 ``initiative: round`` rolls again every round). Equal results are rolled again among those tied,
-until they are ordered, like the full ties of opposed rolls ("re-roll if these are tied").
+until they are ordered, like the full ties of opposed rolls ("re-roll if these are tied"):
+a roll-off that can tell them apart ends sooner or later, so there is no cap on roll-offs.
 
 A pool of no dice (Agility 1 with a Speed disadvantage, say) rolls nothing, and re-rolling can
 never tell two of them apart: such combatants do not roll. They act after everyone who rolled
 (a pool of no dice reads as nothing, which every pool with a die beats sooner or later), in the
 order the scenario lists them, or in an order drawn at random once (option
-``initiative_no_dice``: ``listed``, ``random``). So no roll-off is between pools that cannot
-differ; :data:`MAX_ROLL_OFFS` remains a safety net.
+``initiative_no_dice``: ``listed``, ``random``). Every pool with a die reads differently
+on all 1s (the best there is: ``pool.ONES`` for a lone die) and on all of its highest face, so a
+roll-off between pools with dice ends sooner or later, and none is between pools that cannot
+differ.
 
 A combatant takes its turn (its one action of the round) in this order. Skipping a turn (tactic
 ``move_up``) swaps it with the combatant just above it once the round is over.
@@ -24,6 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from itertools import groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING, TypeVar
 
 from sim.engine.distribution import Distribution
@@ -33,10 +38,6 @@ from sim.rules.prop3.pool import Result, can_crit, only_ones, stat_dice
 
 if TYPE_CHECKING:
     from sim.engine.dice import Dice
-
-MAX_ROLL_OFFS = 100
-"""Roll-offs among tied combatants before scenario order decides (a safety net: pools with dice
-differ sooner or later, and pools of no dice do not roll)."""
 
 NO_DICE_ORDERS = ("listed", "random")
 """The values of the option ``initiative_no_dice``; the first is the default."""
@@ -91,8 +92,10 @@ def pair_order_law(first: Distribution[Result], second: Distribution[Result]) ->
     """The exact chance that :func:`rank` puts the first of two combatants before the second.
 
     ``first`` and ``second`` are the laws of their rolls (in scenario order). The better result
-    goes first; a tie is rolled again, :data:`MAX_ROLL_OFFS` times at most, after which the
-    scenario's order stands.
+    goes first; a tie is rolled again until one is better.
+
+    Raises:
+        ValueError: if the two can never differ (pools with dice always can, :func:`rank`).
     """
     ahead = tie = Fraction(0)
     for a, p in first:
@@ -101,10 +104,9 @@ def pair_order_law(first: Distribution[Result], second: Distribution[Result]) ->
                 ahead += p * q
             elif a.rank == b.rank:
                 tie += p * q
-    rolls = MAX_ROLL_OFFS + 1  # the first roll and every roll-off
-    all_tied = tie**rolls
-    within = rolls if tie == 1 else (1 - all_tied) / (1 - tie)
-    return ahead * within + all_tied
+    if tie == 1:
+        raise ValueError("two initiative rolls that always tie are never ordered by roll-offs")
+    return ahead / (1 - tie)  # the roll-offs: a geometric number of ties, then ahead or not
 
 
 def without_dice(fighters: list[T], how: str, dice: Dice) -> list[T]:
@@ -123,27 +125,22 @@ def without_dice(fighters: list[T], how: str, dice: Dice) -> list[T]:
     return order
 
 
-def rank(fighters: list[T], roll: Callable[[T], Result], depth: int = 0) -> list[T]:
-    """Order ``fighters`` best result first; ties are rolled again among the tied.
+def rank(fighters: list[T], roll: Callable[[T], Result]) -> list[T]:
+    """Order ``fighters`` best result first; ties are rolled again among the tied until ordered.
 
     Args:
-        fighters: the combatants, in scenario order (the order the dice are rolled in).
+        fighters: the combatants, in scenario order (the order the dice are rolled in); their
+            pools have dice, so they differ sooner or later (see the module).
         roll: rolls one combatant's initiative.
-        depth: roll-offs so far (after :data:`MAX_ROLL_OFFS`, scenario order breaks ties).
     """
-    results = [(roll(f).rank, i) for i, f in enumerate(fighters)]
-    results.sort(key=lambda r: (-r[0], r[1]))
+    while True:
+        results = sorted((-roll(f).rank, i) for i, f in enumerate(fighters))
+        groups = [[fighters[i] for _, i in run] for _, run in groupby(results, key=itemgetter(0))]
+        if len(groups) > 1 or len(fighters) < 2:
+            break  # all tied: all roll again
     order: list[T] = []
-    start = 0
-    while start < len(results):
-        end = start + 1
-        while end < len(results) and results[end][0] == results[start][0]:
-            end += 1
-        group = [fighters[i] for _, i in results[start:end]]
-        if len(group) > 1 and depth < MAX_ROLL_OFFS:
-            group = rank(group, roll, depth + 1)
-        order.extend(group)
-        start = end
+    for group in groups:
+        order.extend(rank(group, roll) if len(group) > 1 else group)
     return order
 
 
