@@ -18,9 +18,10 @@ at the start, and again every round under ``initiative: round``.
 
 The chain sets the engine's own two fighters and fight to a state, calls those functions and
 reads the state back: the only thing it writes is that reading. Its dice fail if anything
-rolls, so no piece samples. What it does not play (more than one combatant a side, missile
-weapons, combatants apart, persistent points, form tactics ``random``)
-is refused by :func:`duel` with :class:`NotExact` saying why.
+rolls, so no piece samples; a form tactic ``random`` picks on dice that hand out every pick in
+turn (:func:`_picked`), so each choice is followed. What it does not play (more than one
+combatant a side, missile weapons, combatants apart, persistent points) is refused by
+:func:`duel` with :class:`NotExact` saying why.
 """
 
 from __future__ import annotations
@@ -29,14 +30,14 @@ import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from sim.engine.combat import Combat
 from sim.engine.dice import Dice
 from sim.exact.chain import Ending
 from sim.exact.errors import NotExact, require_duel
 from sim.exact.weights import Weights
-from sim.rules.prop3.character import DODGE, PARRY, RANDOM, LastingEffect, P3Fighter
+from sim.rules.prop3.character import DODGE, PARRY, LastingEffect, P3Fighter
 from sim.rules.prop3.consequences import ATTACKER, Consequence, Counter
 from sim.rules.prop3.counters import MELEE, counter_mode
 from sim.rules.prop3.criticals import critical_effect
@@ -48,6 +49,8 @@ from sim.rules.prop3.pool import CRITICAL_DEFENSE, DEFENDED, FUMBLE, Outcome
 from sim.rules.prop3.round import RoundFight, skips_turn
 from sim.rules.prop3.system import Prop3Prepared
 from sim.scenario.schema import Scenario
+
+T = TypeVar("T", bound=Hashable)
 
 _PARRY = PARRY - DODGE
 """The parry's defense form index (a fumble against a parry gives an automatic counter)."""
@@ -275,18 +278,29 @@ class Duel:
         fight = self.fight
         fighters = self._load(*moment)
         a, d = fighters[me], fighters[1 - me]
-        form: int | None = None
+        # Every attack's exchange is read before any outcome is applied to the fighters.
+        attacks: Weights[tuple[int | None, ExchangeInput] | None]
         if automatic:
-            planned = auto_hit_pool(fight, a, d)
-            if planned is None:
-                return Weights.certain(moment)
-            exchange = fight.exchange_input(a, d, planned[1], None, automatic=True)
+            attacks = _picked(fight, lambda: auto_hit_pool(fight, a, d)).map(
+                lambda planned: None
+                if planned is None
+                else (None, fight.exchange_input(a, d, planned[1], None, automatic=True))
+            )
         else:
-            plan = melee_plan(fight, a, d)
-            if plan is None:
-                return Weights.certain(moment)
-            form = plan.forms.defense
-            exchange = fight.exchange_input(a, d, plan.attack, plan.defense)
+            attacks = _picked(fight, lambda: melee_plan(fight, a, d)).map(
+                lambda plan: None
+                if plan is None
+                else (plan.forms.defense, fight.exchange_input(a, d, plan.attack, plan.defense))
+            )
+        return attacks.bind(lambda attack: self._attacked(moment, me, attack))
+
+    def _attacked(
+        self, moment: Moment, me: int, attack: tuple[int | None, ExchangeInput] | None
+    ) -> Weights[Moment | Ending | _Countered]:
+        """An attack as planned (its defense form and exchange), settled; None: no attack."""
+        if attack is None:
+            return Weights.certain(moment)
+        form, exchange = attack
         return self._verdicts(exchange).bind(
             lambda verdict: self._settle(moment, me, form, *verdict)
         )
@@ -340,7 +354,8 @@ class Duel:
             if not consequence.automatic:
                 return Weights.certain(_Countered(by))
             law = self._attack(moment, by, True)
-            return Weights[Moment | Ending | _Countered](law.denominator, law.pairs)
+            countered: Weights[Moment | Ending | _Countered] = Weights(law.denominator, law.pairs)
+            return countered
         self.fight.apply(consequence, *parts)
         return Weights.certain(self._after(moment))
 
@@ -480,6 +495,59 @@ def _signature(
     return law.denominator // shared, tuple(sorted((k, w // shared) for k, w in into.items()))
 
 
+def _picked(fight: RoundFight, draw: Callable[[], T]) -> Weights[T]:
+    """The law of ``draw()``, which may pick at random on the fight's dice (a tactic ``random``).
+
+    It is played on dice that give each pick in turn, every choice alike, and ask for the next
+    when they have none (:class:`_Picks`): one play for each sequence of picks.
+    """
+    quiet = fight.dice
+    drawn: list[tuple[T, int]] = []  # each play's result and its picks' denominator
+    pending: list[tuple[tuple[int, ...], int]] = [((), 1)]
+    try:
+        while pending:
+            picks, denominator = pending.pop()
+            fight.dice = _Picks(picks)
+            try:
+                drawn.append((draw(), denominator))
+            except _Wanted as wanted:
+                n = wanted.sides
+                pending.extend(((*picks, k), denominator * n) for k in range(n))
+    finally:
+        fight.dice = quiet
+    common = math.lcm(*(n for _, n in drawn))
+    return Weights.merged(common, ((result, common // n) for result, n in drawn))
+
+
+class _Wanted(Exception):
+    """A play asks for one more pick, of ``sides`` choices."""
+
+    def __init__(self, sides: int) -> None:
+        super().__init__(sides)
+        self.sides = sides
+
+
+class _Picks(Dice):
+    """Dice that give the picks of a play in turn, then ask for the next (:func:`_picked`).
+
+    Anything else they are asked for (a uniform draw) fails, as the chain's dice do.
+    """
+
+    __slots__ = ("picks", "used")
+
+    def __init__(self, picks: tuple[int, ...]) -> None:  # no random stream behind them
+        self._generator = None
+        self._buffer = []
+        self.picks = picks
+        self.used = 0
+
+    def roll(self, sides: int) -> int:
+        if self.used == len(self.picks):
+            raise _Wanted(sides)
+        self.used += 1
+        return self.picks[self.used - 1] + 1
+
+
 class _Countered(NamedTuple):
     """A fumble's counter-attack by ``by``: its plain melee attack in the same moment."""
 
@@ -573,7 +641,7 @@ def duel(scenario: Scenario) -> Duel:
 
 
 def _check(f: P3Fighter) -> None:
-    """Refuse what the duel chain does not play: missiles, persistent points, random forms."""
+    """Refuse what the duel chain does not play: missiles, persistent points."""
     profile = f.state.profile
     if profile.missile is not None:
         raise NotExact(f"{f.name} carries a missile weapon (the chain plays melee only)")
@@ -582,8 +650,6 @@ def _check(f: P3Fighter) -> None:
             f"{f.name} has persistent points (advantages or skill focuses), which the chain "
             "does not follow"
         )
-    if RANDOM in (profile.attack, profile.defense):
-        raise NotExact(f"{f.name} declares its forms at random (the chain needs one declaration)")
 
 
 #: What the exact engine calls to build this rule system's chain.

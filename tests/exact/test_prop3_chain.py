@@ -100,6 +100,45 @@ def test_a_tiny_duel_without_rerolls_is_the_engine_over_every_draw(name):
     assert len(exact) >= 3  # wins both ways and a draw: the test tells them apart
 
 
+def test_a_random_attack_form_is_each_form_alike_as_the_engine_over_every_draw():
+    """A picks its attack form at random (bash on a d4, slash on a d8), B always bashes: one round."""
+    claws = {"name": "claws", "bash": "average", "slash": "average", "thrust": None, "natural": True}
+    skills = {"bash": "excellent", "slash": "average"}
+    laws = {}
+    for tactic in ("random", "bash", "slash"):
+        a = fighter("A", weapon=claws, skills=skills, tactics={"attack": tactic})
+        b = fighter("B", weapon=claws, skills=skills, tactics={"attack": "bash"})
+        scenario = scenario_from_dict(tiny(a, b, {"fumbles": False}))
+        laws[tactic] = dict(chain_law(scenario, exact_fight(scenario)).table)
+        brute, left = bounded_engine_law(scenario, 64, 12)  # 2d8: 64 ordered rolls
+        assert left == 0
+        assert laws[tactic] == brute
+    assert laws["bash"] != laws["slash"]  # the forms differ: the test tells a pick apart
+    for record, p in laws["random"].items():
+        assert p == (laws["bash"].get(record, 0) + laws["slash"].get(record, 0)) / 2
+
+
+@pytest.mark.parametrize(
+    "tactics",
+    [
+        {"defense": "parry"},  # a critical parry: the automatic counter-attack
+        {"attack": "random", "defense": "random"},
+    ],
+)
+def test_the_bundled_duel_at_vigor_two_with_these_tactics_agrees_with_sampling(small_duel, tactics):
+    data = copy.deepcopy(small_duel)
+    for side in data["sides"]:
+        side["combatants"][0]["vigor"] = 2
+        side["combatants"][0].setdefault("tactics", {}).update(tactics)
+    exact = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
+    runs = 3000
+    sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=31).summary
+    for side, values in exact["sides"].items():
+        p = values["win_rate"]
+        assert 0.02 < p < 0.98
+        assert abs(sampled["sides"][side]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
+
+
 BOUNDED = {
     # One round with fumbles: dropped weapons re-rolled (claws), a fumbler striking itself,
     # stumbles that give the other +2 wiggle, falls, and counter-attacks that may fumble.
@@ -205,7 +244,6 @@ def test_the_whole_bundled_duel_over_ten_rounds_sampled_agrees_within_four_stand
 REFUSED = {
     "a missile weapon": ({"missile": {"name": "sling"}}, {}, "missile weapon"),
     "advantages": ({"advantages": {"strength": 1}}, {}, "persistent points"),
-    "random forms": ({"tactics": {"attack": "random"}}, {}, "at random"),
     "apart": ({}, {"start_distance": 10}, "beyond melee range"),
 }
 
