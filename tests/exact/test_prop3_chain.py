@@ -78,6 +78,23 @@ def tiny(a: dict, b: dict, options: dict | None = None, time_limit: int = 6) -> 
     return data
 
 
+def assert_sampling_agrees(exact: dict, sampled: dict, runs: int, floor: float) -> None:
+    """Each side's win rate (each above ``floor`` and below ``1 - floor``, so that the test can
+    tell a wrong chain), the draw rate and the mean length in rounds, sampled, within four
+    standard errors of the exact values."""
+    assert exact["method"] == "exact"
+    for side, values in exact["sides"].items():
+        p = values["win_rate"]
+        assert floor < p < 1 - floor
+        assert abs(sampled["sides"][side]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
+    p = exact["draw_rate"]
+    assert abs(sampled["draw_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
+    law = exact["length"]["law"]
+    mean = sum(length * q for length, q in law)
+    sd = math.sqrt(sum((length - mean) ** 2 * q for length, q in law))
+    assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
+
+
 EXACT = {
     # Two rounds, no fumbles: a pair hits and takes the other out; a miss is a plain miss.
     "two rounds, no fumbles": tiny(fighter("A"), fighter("B"), {"fumbles": False}, 12),
@@ -133,10 +150,7 @@ def test_the_bundled_duel_at_vigor_two_with_these_tactics_agrees_with_sampling(s
     exact = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
     runs = 3000
     sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=31).summary
-    for side, values in exact["sides"].items():
-        p = values["win_rate"]
-        assert 0.02 < p < 0.98
-        assert abs(sampled["sides"][side]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
+    assert_sampling_agrees(exact, sampled, runs, 0.02)
 
 
 BOUNDED = {
@@ -181,17 +195,7 @@ def test_the_bundled_duel_made_small_sampled_agrees_within_four_standard_errors(
     exact = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
     runs = 2000
     sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=23).summary
-    assert exact["method"] == "exact"
-    for side, values in exact["sides"].items():
-        p = values["win_rate"]
-        assert 0.05 < p < 0.95  # both can win: the test can tell a wrong chain
-        assert abs(sampled["sides"][side]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
-    p = exact["draw_rate"]
-    assert abs(sampled["draw_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
-    law = exact["length"]["law"]
-    mean = sum(length * q for length, q in law)
-    sd = math.sqrt(sum((length - mean) ** 2 * q for length, q in law))
-    assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
+    assert_sampling_agrees(exact, sampled, runs, 0.05)
 
 
 def test_initiative_rolled_every_round_sampled_agrees_within_four_standard_errors(small_duel):
@@ -207,14 +211,7 @@ def test_initiative_rolled_every_round_sampled_agrees_within_four_standard_error
     data["options"]["initiative"] = "round"
     runs = 3000
     sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=29).summary
-    for side, values in exact["sides"].items():
-        p = values["win_rate"]
-        assert 0.05 < p < 0.95
-        assert abs(sampled["sides"][side]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
-    law = exact["length"]["law"]
-    mean = sum(length * q for length, q in law)
-    sd = math.sqrt(sum((length - mean) ** 2 * q for length, q in law))
-    assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
+    assert_sampling_agrees(exact, sampled, runs, 0.05)
 
 
 @pytest.mark.slow
@@ -226,18 +223,9 @@ def test_the_whole_bundled_duel_over_ten_rounds_sampled_agrees_within_four_stand
     exact = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
     runs = 2000
     sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=23).summary
-    assert exact["method"] == "exact" and exact["states"] == 1780
-    for side, values in exact["sides"].items():
-        p = values["win_rate"]
-        assert 0.02 < p < 0.98
-        assert abs(sampled["sides"][side]["win_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
-    p = exact["draw_rate"]
-    assert 0.02 < p < 0.98
-    assert abs(sampled["draw_rate"] - p) <= 4 * math.sqrt(p * (1 - p) / runs)
-    law = exact["length"]["law"]
-    mean = sum(length * q for length, q in law)
-    sd = math.sqrt(sum((length - mean) ** 2 * q for length, q in law))
-    assert abs(sampled["mean_duration_rounds"] - mean) <= 4 * sd / math.sqrt(runs)
+    assert exact["states"] == 1780
+    assert 0.02 < exact["draw_rate"] < 0.98
+    assert_sampling_agrees(exact, sampled, runs, 0.02)
     assert len(exact["fractions"]["draw_rate"]) > 4300  # written whole (fraction_text)
 
 
