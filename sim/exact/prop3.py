@@ -20,7 +20,7 @@ The chain sets the engine's own two fighters and fight to a state, calls those f
 reads the state back: the only thing it writes is that reading. Its dice fail if anything
 rolls, so no piece samples; a form tactic ``random`` picks on dice that hand out every pick in
 turn (:func:`_picked`), so each choice is followed. What it does not play (more than one
-combatant a side, missile weapons, combatants apart, persistent points) is refused by
+combatant a side, missile weapons, combatants apart) is refused by
 :func:`duel` with :class:`NotExact` saying why.
 """
 
@@ -76,6 +76,7 @@ class DuelState(NamedTuple):
         skips: the turns each still skips to move up (tactic ``move_up``).
         first: who is higher in initiative (0 or 1).
         effects: the effects until the next action, sorted (:data:`Effect`).
+        points: each one's persistent points left (advantages, then skill focuses).
     """
 
     hp: tuple[int, int]
@@ -84,6 +85,7 @@ class DuelState(NamedTuple):
     skips: tuple[int, int]
     first: int
     effects: tuple[Effect, ...] = ()
+    points: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
 
 #: A state inside a turn: the state and the effects that end when the turn is over.
@@ -108,7 +110,7 @@ class Duel:
     no_dice: str
     steps: int
     step_s: Fraction
-    _laws: dict[ExchangeInput, Weights[tuple[Outcome, int, int]]] = field(
+    _laws: dict[ExchangeInput, Weights[tuple[Outcome, int, int, int, int]]] = field(
         default_factory=dict, repr=False
     )
     _attacks: dict[tuple[Moment, int, bool], Weights[Moment | Ending]] = field(
@@ -134,11 +136,13 @@ class Duel:
         return ROUND_STATES // max(self.steps, 1)
 
     def estimate(self) -> int:
-        """Live states the chain may meet: Vigor, nicks, weapons, order, skips, a few effects."""
+        """Live states the chain may meet: Vigor, nicks, weapons, order, skips, a few effects,
+        and the persistent points each has left."""
         per_wound = self.fight.rules.nicks_per_wound
         estimate = 2 * 4 * 8  # who is first, both weapons, a few effects
         for f in self.fighters:
             estimate *= f.hp * per_wound * (f.skips + 1)
+            estimate *= math.prod(p + 1 for p in f.state.profile.start_points)
         return estimate
 
     def start(self) -> Weights[DuelState | Ending]:
@@ -153,6 +157,10 @@ class Duel:
             armed=(True, True),
             skips=(self.fighters[0].skips, self.fighters[1].skips),
             first=0,
+            points=(
+                self.fighters[0].state.profile.start_points,
+                self.fighters[1].state.profile.start_points,
+            ),
         )
         start = self._ordered(state)
         live = [s for s, _ in start.pairs if not isinstance(s, Ending)]
@@ -302,16 +310,34 @@ class Duel:
             return Weights.certain(moment)
         form, exchange = attack
         return self._verdicts(exchange).bind(
-            lambda verdict: self._settle(moment, me, form, *verdict)
+            lambda verdict: self._settle(
+                self._spent(moment, me, exchange, verdict[3], verdict[4]), me, form, *verdict[:3]
+            )
         )
 
-    def _verdicts(self, exchange: ExchangeInput) -> Weights[tuple[Outcome, int, int]]:
-        """The exchange's law (``exchange_law``) as the duel reads it: outcome, nicks, wounds."""
+    def _verdicts(self, exchange: ExchangeInput) -> Weights[tuple[Outcome, int, int, int, int]]:
+        """The exchange's law (``exchange_law``) as the duel reads it: outcome, nicks, wounds,
+        and the persistent points the attacker and the defender spent."""
         found = self._laws.get(exchange)
         if found is None:
-            law = exchange_law(exchange).map(lambda v: (v.outcome, v.nicks, v.wounds))
+            law = exchange_law(exchange).map(
+                lambda v: (v.outcome, v.nicks, v.wounds, v.attack_spent, v.defense_spent)
+            )
             found = self._laws[exchange] = Weights.of(law)
         return found
+
+    def _spent(
+        self, moment: Moment, me: int, exchange: ExchangeInput, attack: int, defense: int
+    ) -> Moment:
+        """The moment after ``me`` spent ``attack`` persistent points and the other ``defense``
+        (``Fight.spend``, as ``Fight.exchange`` spends them)."""
+        if not (attack or defense):
+            return moment
+        fighters = self._load(*moment)
+        self.fight.spend(fighters[me], exchange.attack, attack)
+        if exchange.defense is not None:
+            self.fight.spend(fighters[1 - me], exchange.defense, defense)
+        return self._save(moment[0].first), moment[1]
 
     def _settle(
         self, moment: Moment, me: int, form: int | None, outcome: Outcome, nicks: int, wounds: int
@@ -390,6 +416,7 @@ class Duel:
             body.exposed = body.shaken = 0
             body.at_start = []
             body.after = []
+            body.points = list(state.points[i])
         for owner, victim, exposed, shaken, after in state.effects:
             effect = LastingEffect(fighters[victim].state, exposed, shaken)
             effect.apply()
@@ -419,6 +446,7 @@ class Duel:
             skips=(a.skips, b.skips),
             first=first,
             effects=tuple(sorted(effects)),
+            points=(tuple(bodies[0].points), tuple(bodies[1].points)),
         )
 
 
@@ -641,15 +669,10 @@ def duel(scenario: Scenario) -> Duel:
 
 
 def _check(f: P3Fighter) -> None:
-    """Refuse what the duel chain does not play: missiles, persistent points."""
+    """Refuse what the duel chain does not play: a missile weapon."""
     profile = f.state.profile
     if profile.missile is not None:
         raise NotExact(f"{f.name} carries a missile weapon (the chain plays melee only)")
-    if profile.has_points:
-        raise NotExact(
-            f"{f.name} has persistent points (advantages or skill focuses), which the chain "
-            "does not follow"
-        )
 
 
 #: What the exact engine calls to build this rule system's chain.

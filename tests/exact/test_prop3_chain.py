@@ -135,6 +135,33 @@ def test_a_random_attack_form_is_each_form_alike_as_the_engine_over_every_draw()
         assert p == (laws["bash"].get(record, 0) + laws["slash"].get(record, 0)) / 2
 
 
+@pytest.mark.parametrize("spending", ["to_succeed", "always", "never"])
+def test_persistent_points_spent_over_two_rounds_are_the_engine_over_every_draw(spending):
+    """A's Dexterity advantage gives wiggle points its attacks spend and do not regain."""
+    a = fighter("A", advantages={"dexterity": 1})
+    data = tiny(a, fighter("B", vigor=2), {"fumbles": False, "advantage_spending": spending}, 12)
+    scenario = scenario_from_dict(data)
+    exact = dict(chain_law(scenario, exact_fight(scenario)).table)
+    brute, left = bounded_engine_law(scenario, GRID, 12)
+    assert left == 0
+    assert exact == brute
+    assert len(exact) >= 5
+
+
+@pytest.mark.slow
+def test_the_bundled_duel_with_advantages_on_both_sides_agrees_with_sampling(small_duel):
+    """Vigor 2 over 5 rounds: Moonbelly's Strength advantage attacks, Kronzer's Speed dodges."""
+    data = copy.deepcopy(small_duel)
+    for side, advantage in zip(data["sides"], ("strength", "speed"), strict=True):
+        side["combatants"][0]["vigor"] = 2
+        side["combatants"][0]["advantages"] = {advantage: 1}
+    data["time_limit"] = 30
+    exact = simulate(scenario_from_dict(copy.deepcopy(data)), method="exact").summary
+    runs = 3000
+    sampled = simulate(scenario_from_dict(copy.deepcopy(data)), runs=runs, seed=31).summary
+    assert_sampling_agrees(exact, sampled, runs, 0.05)
+
+
 @pytest.mark.parametrize(
     "tactics",
     [
@@ -231,7 +258,6 @@ def test_the_whole_bundled_duel_over_ten_rounds_sampled_agrees_within_four_stand
 
 REFUSED = {
     "a missile weapon": ({"missile": {"name": "sling"}}, {}, "missile weapon"),
-    "advantages": ({"advantages": {"strength": 1}}, {}, "persistent points"),
     "apart": ({}, {"start_distance": 10}, "beyond melee range"),
 }
 

@@ -244,7 +244,7 @@ class Fight(Generic[F]):
         booked = False
         for attempt in outcome.attempts:
             if attempt.attack.extra > 0:
-                self._spend(attacker, attack, attempt.attack.extra)
+                self.spend(attacker, attack, attempt.attack.extra)
             answer = attempt.defense
             if answer is not None and defense is not None:
                 if not booked:
@@ -253,7 +253,7 @@ class Fight(Generic[F]):
                 if answer.armor and self.tracing:
                     self.combat.emit("armor_save", defender, points=answer.armor)
                 if answer.extra > 0:
-                    self._spend(defender, defense, answer.extra)
+                    self.spend(defender, defense, answer.extra)
             if self.tracing:
                 self._trace(attacker, defender, exchange, attempt, name)
         return outcome
@@ -294,7 +294,7 @@ class Fight(Generic[F]):
             return None
         return self.exchange_input(attacker, defender, attack, defense, save)
 
-    def _spend(self, fighter: F, pool: Pool, amount: int) -> None:
+    def spend(self, fighter: F, pool: Pool, amount: int) -> None:
         """Take ``amount`` persistent points from the pools that help ``pool``, focuses first."""
         if amount <= 0:
             return
