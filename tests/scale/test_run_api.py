@@ -181,13 +181,26 @@ def test_a_scenario_holds_its_data_frozen(scenario):
     assert not dataclasses.replace(scenario, time_limit_s=5.0).unchanged()
 
 
+@pytest.fixture
+def at_a_terminal():
+    """Ctrl-C as in a terminal's foreground job, whatever started the tests.
+
+    A background job of a shell without job control (``cmd &`` in a script) starts with Ctrl-C
+    ignored, and the run then rightly keeps ignoring it (``interrupts.Halt.counting_ctrl_c``):
+    these tests would see no interrupt. So they put Python's own handler back meanwhile.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def _ctrl_c() -> None:
     """Ctrl-C, as the terminal sends it: SIGINT to this process (its handler runs in the main
     thread, where pytest runs the test)."""
     os.kill(os.getpid(), signal.SIGINT)
 
 
-def test_ctrl_c_keeps_every_combat_the_count_showed(scenario, tmp_path):
+def test_ctrl_c_keeps_every_combat_the_count_showed(scenario, tmp_path, at_a_terminal):
     told: list[int] = []
 
     def watch(done: int, total: int) -> None:
@@ -212,7 +225,7 @@ def test_ctrl_c_keeps_every_combat_the_count_showed(scenario, tmp_path):
     assert list(table["combat"]) == list(range(kept.runs))
 
 
-def test_a_second_ctrl_c_stops_at_once_and_counts_what_it_dropped(scenario):
+def test_a_second_ctrl_c_stops_at_once_and_counts_what_it_dropped(scenario, at_a_terminal):
     def watch(done: int, total: int) -> None:
         if done >= 300 and not hasattr(watch, "sent"):
             watch.sent = True  # type: ignore[attr-defined]
