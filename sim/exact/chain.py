@@ -141,6 +141,42 @@ class Solution:
     states: int
     steps: int
 
+    @classmethod
+    def of_rounds(
+        cls,
+        rows: list[dict[Ending, int]],
+        timed_out: dict[Ending, int],
+        denominator: int,
+        scale: int,
+        limit: int,
+        states: int,
+    ) -> Solution:
+        """A solution from the masses of each step's endings, worked out some other way.
+
+        ``rows[t]``: the endings of step ``t`` (from 0), each with its mass over ``denominator
+        * scale ** (t + 1)``; ``timed_out``: those at the time limit, over ``denominator *
+        scale ** limit``. Each step's live states stand as one block of mass 1 whose endings
+        are the step's (a history without pauses), which is all a question reads.
+        """
+        names: dict[Ending, int] = {}
+        ends = []
+        for row in rows:
+            numbers = tuple(names.setdefault(e, len(names)) for e in row)
+            ends.append((numbers, tuple(row.values())))
+        return cls(
+            history=tuple((1, (t,), (1,)) for t in range(len(rows))),
+            ends=tuple(ends),
+            names=tuple(names),
+            at_start={},
+            timed_out=timed_out,
+            denominator=denominator,
+            scale=scale,
+            pause=0,
+            limit=limit,
+            states=states,
+            steps=len(rows),
+        )
+
     @property
     def common(self) -> int:
         """The one denominator of every mass the solution gives (:meth:`masses`)."""

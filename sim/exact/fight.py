@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from sim.engine.distribution import Distribution
-from sim.exact import acs, prop3, target10_team
+from sim.exact import acs, prop3, target10, target10_luckless, target10_team
 from sim.exact.chain import STATE_CAP, Ending, Solution, TooManyStates, solve
 from sim.exact.errors import NotExact
 from sim.exact.weights import Weights
@@ -135,7 +135,10 @@ def exact_fight(scenario: Scenario, cap: int = STATE_CAP) -> ExactFight:
     """
     chain = chain_for(scenario)
     check_cap(scenario, chain, cap)
-    solution = solve(chain.start(), chain.step, chain.steps, chain.timeout, cap)
+    if isinstance(chain, target10.Duel) and target10_luckless.applies(chain):
+        solution = target10_luckless.solve(chain)
+    else:
+        solution = solve(chain.start(), chain.step, chain.steps, chain.timeout, cap)
     limit = Fraction(scenario.time_limit_s).limit_denominator(10**6)
     return ExactFight(solution, chain.step_s, limit)
 

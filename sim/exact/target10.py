@@ -209,13 +209,13 @@ class Duel:
         Then each attack reads nothing the other does: its blow lands alone, or together with
         the other's hit, on the target's hit points at the round's start, and a blow back is
         the same whatever the first blow did, unless it took the attacker out. So the round's
-        law is combined from each one's blows on the other (:meth:`_blows_on`, worked out once
+        law is combined from each one's blows on the other (:meth:`blows_on`, worked out once
         per target's hit points) as the orders combine them, not from every pair of attacks.
         """
         h0, h1 = state.hp0, state.hp1
-        on1 = self._blows_on(0, h1)  # 0's attack on 1
-        on0 = self._blows_on(1, h0)
-        together, first0, first1 = self._order_weights()
+        on1 = self.blows_on(0, h1)  # 0's attack on 1
+        on0 = self.blows_on(1, h0)
+        together, first0, first1 = self.order_weights()
         table: dict[tuple[int, int], int] = {}
         get = table.get
         if together:  # both read the state before the step
@@ -261,7 +261,7 @@ class Duel:
                 law.append((outcome, v))
         return Weights(self.orders.denominator * on1.denominator * on0.denominator, tuple(law))
 
-    def _order_weights(self) -> tuple[int, int, int]:
+    def order_weights(self) -> tuple[int, int, int]:
         """The weights of the round's orders: both together, 0 first, 1 first."""
         together = first0 = first1 = 0
         for order, p in self.orders.pairs:
@@ -273,7 +273,7 @@ class Duel:
                 first1 += p
         return together, first0, first1
 
-    def _blows_on(self, me: int, hp: int) -> Blows:
+    def blows_on(self, me: int, hp: int) -> Blows:
         """``me``'s attack on the other, at ``hp`` and without luck, as :class:`Blows`.
 
         Each blow lands by the round's own functions (:meth:`_landed` alone, :meth:`_hurt`
@@ -420,16 +420,16 @@ class Duel:
         if h0 > 0 and h1 > 0:
             return DuelState._make(raw)
         if h0 <= 0 and h1 <= 0:
-            return _MUTUAL
-        return _victory(0, h0) if h1 <= 0 else _victory(1, h1)
+            return MUTUAL
+        return victory(0, h0) if h1 <= 0 else victory(1, h1)
 
 
 #: Both out in the same round.
-_MUTUAL = Ending(None, "mutual", (0, 0), (0, 0))
+MUTUAL = Ending(None, "mutual", (0, 0), (0, 0))
 
 
 @cache
-def _victory(winner: int, hp: int) -> Ending:
+def victory(winner: int, hp: int) -> Ending:
     """Side ``winner`` standing with ``hp`` hit points, the other out."""
     survivors = (1, 0) if winner == 0 else (0, 1)
     return Ending(winner, "victory", survivors, (hp, 0) if winner == 0 else (0, hp))
