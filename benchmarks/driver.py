@@ -715,6 +715,9 @@ def render(result: dict[str, Any], console: Any) -> None:
         if target["passed"] is None:
             targets.add_row(target["target"], "", "", "", f"not measured: {target['why']}")
             continue
+        if target["measured"] is None:  # missed without a measure: an exact solve refused
+            targets.add_row(target["target"], "", "", "", "[red]FAIL[/red] (refused: see below)")
+            continue
         unit = target["unit"]
 
         def show(value: float, unit: str = unit) -> str:
@@ -722,6 +725,8 @@ def render(result: dict[str, Any], console: Any) -> None:
                 return f"{value:.0%}"
             if unit == "instructions":
                 return f"{value:,.0f} instr."
+            if unit == "s":
+                return f"{value:.3f} s"
             return f"{value:.3f}x" if unit == "x" else f"{value:.0f} MB"  # 1.151x is not 1.150x
 
         spread = target["spread"]

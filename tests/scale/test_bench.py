@@ -95,10 +95,12 @@ def test_bench_json_has_the_documented_shape():
         assert set(target) >= TARGET_KEYS
         assert target["target"] == row.text and target["limit"] == row.limit
         assert target["passed"] in (True, False, None)
-        if target["passed"] is not None:
+        if target["measured"] is not None:
             assert target["passed"] == row.passes(
                 target["measured"], target.get("instructions_per_combat")
             )
+        elif target["passed"] is False:  # missed without a measure: an exact solve refused
+            assert target["key"].startswith("exact_") and "sample it instead" in target["why"]
 
     # The work plan of a short and a longer run of each reference, against one worker.
     plans = {(row["label"], row["combats"]): row for row in report["plans"]}
@@ -117,8 +119,12 @@ def test_bench_json_has_the_documented_shape():
         if "refused" in row:  # over its chain's cap: refused by the estimate, never solved
             assert set(row) == {"label", "refused"} and "sample it instead" in row["refused"]
             continue
-        assert set(row) == {"label", "states", "exact_s", "sample_combats", "sample_s"}
+        assert set(row) == {
+            "label", "states", "exact_s", "exact_spread", "sample_combats", "sample_s"
+        }
         assert row["states"] > 0 and row["exact_s"] > 0 and row["sample_combats"] > 0
+        low, high = row["exact_spread"]
+        assert low <= row["exact_s"] <= high
     assert "refused" not in exact["Target 10 duel"]
 
     # The same result as tables, with pass or fail per target.
